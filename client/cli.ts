@@ -1,0 +1,84 @@
+import { EXIT, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
+import { type Io, processIo } from "./io.js";
+
+/**
+ * The CLI entry: turns argv into a command name and its arguments and calls the command.
+ * Commands are imported lazily so `handoff --help` loads nothing but this file.
+ */
+export interface Command {
+  run(args: string[], io: Io): Promise<number>;
+  help: string;
+}
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  create: () => import("./commands/create.js"),
+  validate: () => import("./commands/validate.js"),
+  render: () => import("./commands/render.js"),
+};
+
+export const VERSION = "0.1.0";
+
+export const MAIN_HELP = `handoff ${VERSION}: carry an AI coding session's context to the next session, machine or teammate.
+
+Usage: handoff [command] [options]
+
+Commands:
+  create [FOCUS...]      Write a handoff (the default when no command is given).
+                         Body from --body-file F or stdin; --title, --summary, --keyword K,
+                         --to PATH, --format ce|kernel, --pin PATH, --json.
+  validate FILE          Check a handoff or kernel manifest against its contract.
+  render FILE.json       Render a kernel manifest to Markdown (never authoritative).
+
+Run 'handoff <command> --help' for a command's options. Exit codes: 0 ok, 1 invalid input or
+nothing found, 2 usage error, 3 operational failure (I/O, network). See docs/cli.md.
+`;
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    io.out(MAIN_HELP);
+    return EXIT.ok;
+  }
+  if (first === "--version" || first === "-v") {
+    io.out(VERSION);
+    return EXIT.ok;
+  }
+  // A bare invocation, or one that starts with a flag or a focus word, creates a handoff.
+  const isCommand = first !== undefined && Object.hasOwn(COMMANDS, first);
+  const name = isCommand ? first : "create";
+  const args = isCommand ? rest : argv;
+  const json = args.includes("--json");
+  const verbose = args.includes("--verbose");
+  try {
+    const command = await COMMANDS[name]!();
+    if (args.includes("--help") || args.includes("-h")) {
+      io.out(command.help);
+      return EXIT.ok;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    return reportError(error, io, { json, verbose });
+  }
+}
+
+/** Prints an error once: the JSON error body on stdout with --json, a message on stderr always. */
+export function reportError(error: unknown, io: Io, opts: { json: boolean; verbose: boolean }): number {
+  const handoffError = isHandoffError(error)
+    ? error
+    : new HandoffError("internal", `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, {
+        hint: "rerun with --verbose and report the output",
+        cause: error,
+      });
+  if (opts.json) io.out(JSON.stringify(errorBody(handoffError), null, 2));
+  io.err(`handoff: ${handoffError.message}`);
+  if (handoffError.hint) io.err(`  ${handoffError.hint}`);
+  if (opts.verbose && handoffError.cause !== undefined) {
+    const cause = handoffError.cause;
+    io.err(cause instanceof Error && cause.stack ? cause.stack : String(cause));
+  }
+  return exitCodeFor(handoffError.reason);
+}
+
+export async function runProcess(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), processIo());
+}

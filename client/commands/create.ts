@@ -1,0 +1,8 @@
+import { HandoffError } from "../../shared/errors.js";
+import type { Io } from "../io.js";
+
+export const help = "handoff create: not built yet";
+
+export async function run(_args: string[], _io: Io): Promise<number> {
+  throw new HandoffError("internal", "handoff create is not built yet");
+}

@@ -1,0 +1,28 @@
+// Bundles the CLI (client/ + shared/) into dist/ with esbuild. Code splitting keeps the entry
+// small: commands and heavy dependencies load only when a command needs them.
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export async function buildCli() {
+  const { build } = await import("esbuild");
+  await build({
+    absWorkingDir: root,
+    entryPoints: { cli: "client/cli.ts" },
+    outdir: "dist",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    logLevel: "warning",
+    chunkNames: "chunks/[name]-[hash]",
+    // CommonJS dependencies bundled into ESM need a require for node built-ins.
+    banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildCli();
+}
