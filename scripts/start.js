@@ -23,8 +23,11 @@ console.error(`Point the CLI at it:  export HANDOFF_SERVER=${url}   or   handoff
 const child = spawn(
   process.execPath,
   [wrangler, "dev", "--ip", ip, "--port", port, "--persist-to", ".wrangler/state", "--log-level", "warn", "--show-interactive-dev-session=false"],
-  { stdio: "inherit", // No network here: never try to download the Request.cf sample, use miniflare's placeholder.
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
+  {
+    stdio: "inherit",
+    // No network here: never try to download the Request.cf sample; miniflare's placeholder serves.
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
