@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 // Two tiers: the shared core and the CLI run in Node; the worker runs inside real workerd.
 export default defineConfig({
   test: {
+    reporters: ["default", "./test/helpers/summary-reporter.ts"],
     projects: [
       {
         test: {
