@@ -4,9 +4,22 @@ import { HandoffError, type Result, err, ok } from "./errors.js";
 // Share links look like https://host[/prefix]/h/<id>#<key>. The key after '#' never reaches the
 // server; see docs/envelope.md. The API form https://host[/prefix]/v1/handoffs/<id> is accepted too.
 
-/** Ids are server-issued base64url, at least 128 bits (22 characters). */
 const ID = /^[A-Za-z0-9_-]{22,64}$/;
 const SHARE_PATH = /^(.*?)\/(?:h|v1\/handoffs)\/([^/]*)\/?$/;
+
+/**
+ * Whether `text` has the shape of a handoff id: server-issued base64url, at least 128 bits (22
+ * characters), at most 64. Safe to use as a file name.
+ *
+ * @example
+ * ```ts
+ * isHandoffId("9mB3qQYx5yYt0v1mX4k2Ag") // true
+ * isHandoffId("../etc") // false
+ * ```
+ */
+export function isHandoffId(text: string): boolean {
+  return ID.test(text);
+}
 
 /** Loopback hosts, the only ones where plain http is acceptable (a local development server). */
 function isLoopback(hostname: string): boolean {
