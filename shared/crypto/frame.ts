@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { HandoffError, type Result, err, ok } from "../errors.js";
+
+// The plaintext inside an envelope: u32 meta length, meta JSON, body, zero padding.
+// Kept apart from the AEAD code so the layout can be read (and tested) without keys.
+
+/** Longest metadata JSON a reader accepts; real metadata is ~150 bytes. */
+const MAX_META_BYTES = 4096;
+
+/** Every framed plaintext is padded at least to this, so tiny handoffs all look alike. */
+export const MIN_PADDED_BYTES = 256;
+
+const FORMAT = /^[A-Za-z0-9][A-Za-z0-9._/+-]{0,63}$/;
+const utf8 = new TextEncoder();
+
+/**
+ * A file name the reader may write to disk as is: one path component, no separators, no control
+ * characters, at most 255 UTF-8 bytes. The sender is untrusted, so this is checked on open too.
+ */
+const FileNameSchema = z
+  .string()
+  .min(1)
+  .refine((name) => utf8.encode(name).length <= 255, "file_name is longer than 255 bytes")
+  .refine((name) => !/[/\\\u0000-\u001f\u007f]/.test(name), "file_name must be a bare name without '/', '\\' or control characters")
+  .refine((name) => name !== "." && name !== "..", "file_name must not be '.' or '..'");
+
+/** What the sender states about the handoff; sealed with it, so the server never sees it. */
+export const SealMetaSchema = z.object({
+  /** The document format label, e.g. "ce-handoff/v1" or "kernel-handoff/v1". */
+  format: z.string().regex(FORMAT, "format must be a short label like 'ce-handoff/v1'"),
+  /** The original file name (no directories). */
+  file_name: FileNameSchema,
+  /** When the handoff was created, ISO 8601 with a zone. */
+  created_at: z.iso.datetime({ offset: true }),
+});
+
+/** The metadata an opened envelope carries: what was sealed plus the body's exact length. */
+export const EnvelopeMetaSchema = SealMetaSchema.extend({
+  byte_length: z.number().int().nonnegative(),
+});
+
+export type SealMeta = z.infer<typeof SealMetaSchema>;
+export type EnvelopeMeta = z.infer<typeof EnvelopeMetaSchema>;
+
+/**
+ * Padmé padding (Nikitin et al., "Reducing Metadata Leakage from Encrypted Files and
+ * Communication with PURBs", 2019): rounds a length so that only O(log log n) bits of it
+ * show, at most ~12% overhead; below MIN_PADDED_BYTES everything is one size.
+ *
+ * @example
+ * ```ts
+ * paddedLength(100) // 256
+ * paddedLength(5000) // 5120
+ * ```
+ */
+export function paddedLength(length: number): number {
+  if (length <= MIN_PADDED_BYTES) return MIN_PADDED_BYTES;
+  const e = Math.floor(Math.log2(length));
+  const s = Math.floor(Math.log2(e)) + 1;
+  const step = 2 ** (e - s);
+  return Math.ceil(length / step) * step;
+}
+
+/**
+ * Lays out body and metadata as the plaintext to seal, padded with zeros.
+ *
+ * @example
+ * ```ts
+ * const plain = frameHandoff(body, { format: "ce-handoff/v1", file_name: "a.md", created_at, byte_length: body.length });
+ * ```
+ */
+export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta): Uint8Array {
+  const metaBytes = utf8.encode(JSON.stringify(meta));
+  const used = 4 + metaBytes.length + body.length;
+  const framed = new Uint8Array(paddedLength(used));
+  new DataView(framed.buffer).setUint32(0, metaBytes.length);
+  framed.set(metaBytes, 4);
+  framed.set(body, 4 + metaBytes.length);
+  return framed;
+}
+
+/**
+ * Reads a framed plaintext back. Only a sender holding the key can produce a frame that gets
+ * this far, so a failure here means a broken or hostile writer, still reported as `decrypt_failed`.
+ *
+ * @example
+ * ```ts
+ * const r = unframeHandoff(plain);
+ * if (r.ok) console.log(r.value.meta.file_name, r.value.body.length);
+ * ```
+ */
+export function unframeHandoff(plain: Uint8Array): Result<{ body: Uint8Array; meta: EnvelopeMeta }> {
+  if (plain.length < 4) return malformed("no metadata length");
+  const metaLength = new DataView(plain.buffer, plain.byteOffset, plain.byteLength).getUint32(0);
+  if (metaLength > MAX_META_BYTES || 4 + metaLength > plain.length) return malformed("metadata length out of range");
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(plain.subarray(4, 4 + metaLength)));
+  } catch {
+    return malformed("metadata is not UTF-8 JSON");
+  }
+  const parsed = EnvelopeMetaSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return malformed(`metadata ${issue?.path.join(".") || "object"}: ${issue?.message ?? "invalid"}`);
+  }
+  const start = 4 + metaLength;
+  if (start + parsed.data.byte_length > plain.length) return malformed("body is shorter than its stated byte_length");
+  return ok({ body: plain.slice(start, start + parsed.data.byte_length), meta: parsed.data });
+}
+
+function malformed(what: string): Result<never> {
+  return err(
+    new HandoffError("decrypt_failed", `the decrypted envelope is malformed: ${what}`, {
+      hint: "the sender's client wrote a broken envelope; ask them to publish again with a current handoff",
+    }),
+  );
+}
