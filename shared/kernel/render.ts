@@ -1,4 +1,4 @@
-import type { ContextSelector, KernelHandoff } from "./schema.js";
+import { type ContextSelector, type KernelHandoff, KERNEL_SECTIONS } from "./schema.js";
 
 /**
  * Renders a validated kernel.handoff/v1 manifest as Markdown for people. The JSON stays the one
@@ -7,10 +7,7 @@ import type { ContextSelector, KernelHandoff } from "./schema.js";
  * stays inside its list item.
  */
 
-const KNOWN_SECTIONS = new Set([
-  "schema", "identity", "provenance", "objective", "contract", "workflow", "runtime",
-  "context", "execution", "open_threads", "warnings", "outputs", "resume",
-]);
+const KNOWN_SECTIONS: ReadonlySet<string> = new Set(KERNEL_SECTIONS);
 
 /** A line that starts like a block (heading, quote, list, fence, table, HTML, setext rule). */
 const BLOCK_START = /^([#>+*=|<~`_-]|\d+[.)])/;

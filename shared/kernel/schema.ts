@@ -15,6 +15,12 @@ import { z } from "zod";
 
 export const KERNEL_HANDOFF_SCHEMA_ID = "kernel.handoff/v1";
 
+/** The top-level sections, in the schema's order. */
+export const KERNEL_SECTIONS = [
+  "schema", "identity", "provenance", "objective", "contract", "workflow", "runtime",
+  "context", "execution", "open_threads", "warnings", "outputs", "resume",
+] as const;
+
 export const PHASE_STATUSES = ["inherited", "required", "invalidated"] as const;
 export const POLICY_MODES = ["sealed", "bounded", "advisory"] as const;
 export const PREFLIGHT_CHECKS = ["current_branch", "path_exists", "argv"] as const;
