@@ -28,6 +28,8 @@ class ParseFailure {
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+// A backslash or a raw control character sends a string to the careful, character-by-character path.
+const NEEDS_SLOW_PATH = /[\\\u0000-\u001f]/;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
@@ -108,7 +110,8 @@ class Parser {
       this.pos++;
       return object;
     }
-    const seen = new Map<string, number>();
+    // Key offsets in insertion order; only read to name the first occurrence of a duplicate.
+    const offsets: number[] = [];
     for (;;) {
       if (this.text[this.pos] !== '"') {
         if (this.text[this.pos] === "}") this.fail("trailing comma before '}' is not allowed in JSON");
@@ -116,16 +119,15 @@ class Parser {
       }
       const keyOffset = this.pos;
       const key = this.parseString();
-      const first = seen.get(key);
-      if (first !== undefined) {
-        const at = positionAt(this.text, first);
+      if (Object.hasOwn(object, key)) {
+        const at = positionAt(this.text, offsets[Object.keys(object).indexOf(key)] ?? keyOffset);
         this.fail(
           `duplicate key ${JSON.stringify(key)} (first at line ${at.line}, column ${at.column}); JSON keys must be unique`,
           keyOffset,
           formatJsonPath([...this.path, key]),
         );
       }
-      seen.set(key, keyOffset);
+      offsets.push(keyOffset);
       this.skipWhitespace();
       if (this.text[this.pos] !== ":") this.fail(`unexpected ${this.describeHere()}: expected ':' after a key`);
       this.pos++;
@@ -175,6 +177,15 @@ class Parser {
   private parseString(): string {
     const text = this.text;
     const start = this.pos;
+    // Most strings have no escapes: find the closing quote natively and check the span once.
+    const close = text.indexOf('"', start + 1);
+    if (close !== -1) {
+      const span = text.slice(start + 1, close);
+      if (!NEEDS_SLOW_PATH.test(span)) {
+        this.pos = close + 1;
+        return span;
+      }
+    }
     let pos = start + 1;
     let chunkStart = pos;
     let out = "";
