@@ -1,8 +1,8 @@
 // Kernel manifest costs, each as a ratio against a baseline measured in the same run:
 // - strict parse of a ~1 MiB manifest / JSON.parse of the same text (duplicate-key checking and
 //   positions cost a JS parser against V8's native one; goal <= 6);
-// - strict parse + schema + rules of the real manifest / JSON.parse of it (what validate adds);
 // - the same at 4x the input (linear time: the ratio does not grow; goal <= 6);
+// - strict parse + schema + rules of the real manifest / JSON.parse of it (what validate adds);
 // - matchGlob with a pattern that explodes backtracking matchers, 4x path / 1x (linear: goal <= 5).
 import { readFileSync } from "node:fs";
 import { loadTs, medianMs, report, repoRoot } from "./lib/load-ts.js";
