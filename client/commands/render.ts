@@ -1,8 +1,188 @@
-import { HandoffError } from "../../shared/errors.js";
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { renderKernelMarkdown } from "../../shared/kernel/render.js";
+import { validateKernelText } from "../../shared/kernel/validate.js";
+import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 
-export const help = "handoff render: not built yet";
+export const help = `Usage: handoff render FILE.json [--out F] [--force] [--json]
 
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new HandoffError("internal", "handoff render is not built yet");
+Render a kernel.handoff/v1 manifest as Markdown for people. The JSON stays the source of
+truth: the first line of the output says so. A manifest that does not validate is not
+rendered; every problem is listed as 'path: message'.
+
+Options:
+  --out F     Write the Markdown to F instead of stdout. F must not exist yet.
+  --force     With --out, replace F if it exists.
+  --json      Print {source, markdown} (or {source, out, bytes} with --out) as JSON.
+
+Exit codes: 0 rendered, 1 invalid manifest, 2 usage error or --out exists, 3 unreadable file
+or failed write.
+`;
+
+/** Manifests are small; a cap keeps a wrong path (a log, a dump) from being read whole. */
+export const MANIFEST_READ_CAP = 1024 * 1024;
+
+function describeOsError(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ELOOP":
+      return "too many levels of symbolic links";
+    case "ENOTDIR":
+      return "a part of the path is not a folder";
+    case "EISDIR":
+      return "is a folder, not a file";
+    default:
+      return cause instanceof Error ? cause.message : String(cause);
+  }
+}
+
+/**
+ * Reads a manifest as UTF-8 text: regular files only (a FIFO is opened non-blocking and refused,
+ * never waited on), at most `cap` bytes. Failures are `unreadable` or `too_large` (exit 3) and
+ * name `path` as the user gave it.
+ */
+export async function readManifestFile(path: string, options: { cwd: string; cap?: number }): Promise<string> {
+  const cap = options.cap ?? MANIFEST_READ_CAP;
+  let handle: FileHandle;
+  try {
+    handle = await open(resolve(options.cwd, path), constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (cause) {
+    throw new HandoffError("unreadable", `cannot read ${path}: ${describeOsError(cause)}`, {
+      hint: "check the path and its permissions",
+      cause,
+    });
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      throw new HandoffError("unreadable", `cannot read ${path}: it is a folder, not a file`, { hint: "pass the manifest's .json file" });
+    }
+    if (!stat.isFile()) throw new HandoffError("unreadable", `cannot read ${path}: not a regular file`, { hint: "pass the manifest's .json file" });
+    const tooLarge = () =>
+      new HandoffError("too_large", `${path} is larger than ${cap} bytes; a manifest is much smaller`, {
+        hint: "check that this is the manifest you meant",
+      });
+    if (stat.size > cap) throw tooLarge();
+    // The file may grow between stat and read, so the read itself is bounded too.
+    const buffer = Buffer.alloc(cap + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > cap) throw tooLarge();
+    }
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
+    } catch (cause) {
+      throw new HandoffError("invalid_document", `${path} is not valid UTF-8 text`, { hint: "a manifest is a UTF-8 JSON file", cause });
+    }
+  } catch (error) {
+    if (error instanceof HandoffError) throw error;
+    throw new HandoffError("unreadable", `cannot read ${path}: ${describeOsError(error)}`, { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeNew(path: string, content: string): Promise<void> {
+  // "wx" is O_CREAT|O_EXCL: an existing file, or a symlink at the name, is never followed or replaced.
+  const handle = await open(path, "wx", 0o600);
+  try {
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `content` to `path`: exclusively, or with `force` by an atomic rename over it. */
+async function writeOutput(path: string, content: string, force: boolean): Promise<void> {
+  try {
+    if (!force) {
+      await writeNew(path, content);
+      return;
+    }
+    const existing = await lstat(path).catch(() => undefined);
+    if (existing?.isDirectory()) {
+      throw new HandoffError("usage", `--out ${path} is a folder`, { hint: "give a file name for the Markdown" });
+    }
+    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+    await writeNew(temporary, content);
+    try {
+      await rename(temporary, path);
+    } catch (cause) {
+      await unlink(temporary).catch(() => undefined);
+      throw cause;
+    }
+  } catch (cause) {
+    if (cause instanceof HandoffError) throw cause;
+    if ((cause as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new HandoffError("usage", `--out ${path} already exists; not overwriting it`, {
+        hint: "pass --force to replace it, or choose another --out",
+      });
+    }
+    throw new HandoffError("io_failed", `cannot write ${path}: ${describeOsError(cause)}`, {
+      hint: "check that the folder exists and is writable",
+      cause,
+    });
+  }
+}
+
+/** Every issue as `path: message`, the form `handoff validate` prints too. */
+function invalidManifest(path: string, issues: { path: string; message: string }[]): HandoffError {
+  const lines = issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n");
+  const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+  return new HandoffError("invalid_document", `${path} is not a valid kernel.handoff/v1 manifest (${count}):\n${lines}`, {
+    hint: `fix these and rerun; 'handoff validate ${path}' checks without rendering`,
+    details: { issues },
+  });
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("render", args, {
+    out: { type: "string" },
+    force: { type: "boolean" },
+  });
+  if (positionals.length !== 1) {
+    throw new HandoffError("usage", positionals.length === 0 ? "handoff render: which manifest? pass FILE.json" : "handoff render takes one FILE.json", {
+      hint: "run 'handoff render --help'",
+    });
+  }
+  if (values.force && values.out === undefined) {
+    throw new HandoffError("usage", "--force only applies with --out", { hint: "add --out F, or drop --force" });
+  }
+  const source = positionals[0]!;
+  const text = await readManifestFile(source, { cwd: io.cwd });
+  const validation = validateKernelText(text);
+  if (validation.parseError) {
+    const { line, column, message, path } = validation.parseError;
+    throw new HandoffError("invalid_document", `${source}:${line}:${column}: ${message}`, {
+      hint: "fix the JSON and rerun",
+      details: { line, column, ...(path === undefined ? {} : { path }) },
+    });
+  }
+  if (!validation.manifest) throw invalidManifest(source, validation.issues);
+
+  const markdown = renderKernelMarkdown(validation.manifest, basename(source));
+  if (values.out === undefined) {
+    io.out(values.json ? JSON.stringify({ source, markdown }, null, 2) : markdown);
+    return EXIT.ok;
+  }
+  const out = resolve(io.cwd, values.out);
+  await writeOutput(out, markdown, values.force === true);
+  if (values.json) io.out(JSON.stringify({ source, out, bytes: Buffer.byteLength(markdown) }, null, 2));
+  else {
+    io.out(out);
+    io.err(`rendered ${source} to ${out} (not authoritative: the JSON stays the source of truth)`);
+  }
+  return EXIT.ok;
 }

@@ -1,0 +1,137 @@
+import { HandoffError } from "../errors.js";
+import { asArray, asRecord } from "./issues.js";
+import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./schema.js";
+
+/**
+ * Assembles a kernel.handoff/v1 manifest from what an agent wrote (a partial manifest: objective,
+ * contract, workflow, context, execution, ...) and what the CLI captured from git. Facts the
+ * tool measured win over what the partial claims; everything else is the agent's. The result is
+ * unvalidated: the caller runs validateKernelValue and writes nothing that fails.
+ */
+
+export interface PinnedArtifact {
+  path: string;
+  sha256: string;
+  purpose?: string;
+}
+
+export interface CapturedState {
+  /** Used when the partial does not name the work itself. */
+  name: string;
+  /** RFC 3339, normally `new Date().toISOString()`. */
+  created: string;
+  branch: string;
+  commit: string;
+  dirty: boolean;
+  /** sha256 of `git diff --binary HEAD`, when dirty. */
+  dirty_tree_sha256?: string;
+  /** Files pinned with `--pin`, hashed by the CLI. */
+  artifacts?: PinnedArtifact[];
+}
+
+export interface BuildOptions {
+  /** Where the manifest will be written, repo-relative, for the default resume prompt. */
+  manifestPath?: string;
+}
+
+const MAX_SLUG_LENGTH = 80;
+
+function slug(name: string): string {
+  const ascii = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const joined = ascii.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return joined.slice(0, MAX_SLUG_LENGTH).replace(/-+$/, "") || "handoff";
+}
+
+/**
+ * The manifest's file name: a slug of the name and the UTC date.
+ *
+ * @example
+ * ```ts
+ * kernelManifestFileName("YAML skill unification!", new Date("2026-07-10T21:45:00Z"))
+ * // "yaml-skill-unification-2026-07-10.json"
+ * ```
+ */
+export function kernelManifestFileName(name: string, date: Date): string {
+  if (Number.isNaN(date.getTime())) throw new HandoffError("internal", "kernelManifestFileName needs a valid date");
+  return `${slug(name)}-${date.toISOString().slice(0, 10)}.json`;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function mergeArtifacts(fromPartial: unknown, pinned: readonly PinnedArtifact[]): unknown[] {
+  const merged: unknown[] = [...asArray(fromPartial)];
+  for (const artifact of pinned) {
+    const at = merged.findIndex((entry) => asRecord(entry)?.path === artifact.path);
+    // The hash the CLI just measured is the truth; a purpose the agent wrote is kept if the pin has none.
+    const previous = at === -1 ? {} : (asRecord(merged[at]) ?? {});
+    const entry: Record<string, unknown> = { ...previous, ...artifact };
+    if (artifact.purpose === undefined && previous.purpose !== undefined) entry.purpose = previous.purpose;
+    if (at === -1) merged.push(entry);
+    else merged[at] = entry;
+  }
+  return merged;
+}
+
+/**
+ * Merges a partial manifest with captured state.
+ *
+ * - `schema` is filled in when absent (a different value is left for validation to report).
+ * - identity: `created` is the captured time; `name` is the partial's when it gives a non-empty
+ *   one, else the captured name; other identity keys are the partial's.
+ * - provenance: branch, commit and dirty are captured; `dirty_tree_sha256` is the captured one
+ *   when dirty and removed when clean; pinned artifacts replace same-path entries, by path.
+ * - context.policy.mode defaults to "advisory"; resume.prompt defaults to
+ *   `handoff resume '<manifestPath>'` (default `_meta/handoffs/<file>.json`).
+ *
+ * @example
+ * ```ts
+ * buildKernelManifest({ objective: { goal: "g", success_conditions: [] } },
+ *   { name: "fix login", created: "2026-07-10T21:45:00.000Z", branch: "main", commit: "ab…", dirty: false })
+ * // { schema: "kernel.handoff/v1", identity: { name: "fix login", created: "2026-07-10T21:45:00.000Z" },
+ * //   provenance: {...}, context: { policy: { mode: "advisory" } },
+ * //   resume: { prompt: "handoff resume '_meta/handoffs/fix-login-2026-07-10.json'" }, objective: {...} }
+ * ```
+ */
+export function buildKernelManifest(partial: unknown, captured: CapturedState, options: BuildOptions = {}): unknown {
+  const given = partial === undefined || partial === null ? {} : asRecord(partial);
+  if (given === undefined) {
+    throw new HandoffError("invalid_document", "the partial manifest must be a JSON object", {
+      hint: "write the objective, workflow, context and execution sections as one JSON object",
+    });
+  }
+  const identity = { ...asRecord(given.identity) };
+  if (typeof identity.name !== "string" || identity.name.trim() === "") identity.name = captured.name;
+  identity.created = captured.created;
+
+  const provenance: Record<string, unknown> = {
+    ...asRecord(given.provenance),
+    branch: captured.branch,
+    commit: captured.commit,
+    dirty: captured.dirty,
+  };
+  delete provenance.dirty_tree_sha256;
+  if (captured.dirty && captured.dirty_tree_sha256 !== undefined) provenance.dirty_tree_sha256 = captured.dirty_tree_sha256;
+  const pinned = captured.artifacts ?? [];
+  if (pinned.length > 0 || provenance.artifacts !== undefined) provenance.artifacts = mergeArtifacts(provenance.artifacts, pinned);
+
+  const context = { ...asRecord(given.context) };
+  const policy = { ...asRecord(context.policy) };
+  if (policy.mode === undefined) policy.mode = "advisory";
+  context.policy = policy;
+
+  const resume = { ...asRecord(given.resume) };
+  const created = new Date(captured.created);
+  // An unparsable time gets no default prompt: validation then names identity.created.
+  if (resume.prompt === undefined && (options.manifestPath !== undefined || !Number.isNaN(created.getTime()))) {
+    const name = typeof identity.name === "string" ? identity.name : captured.name;
+    const path = options.manifestPath ?? `_meta/handoffs/${kernelManifestFileName(name, created)}`;
+    resume.prompt = `handoff resume ${shellQuote(path)}`;
+  }
+
+  const merged: Record<string, unknown> = { schema: KERNEL_HANDOFF_SCHEMA_ID, ...given, identity, provenance, context, resume };
+  // The schema's section order, then keys other tools added, so files read the same every time.
+  const keys = new Set([...KERNEL_SECTIONS.filter((key) => Object.hasOwn(merged, key)), ...Object.keys(merged)]);
+  return Object.fromEntries([...keys].map((key) => [key, merged[key]]));
+}

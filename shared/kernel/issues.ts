@@ -1,0 +1,105 @@
+import type { z } from "zod";
+import { type JsonPathSegment, compareJsonPaths, formatJsonPath } from "./json-path.js";
+
+/**
+ * The one result shape of every kernel validator (manifest, receipt, checkpoint): a schema pass
+ * with readable messages plus a rules pass, issues sorted by path so output is deterministic.
+ */
+
+export interface ValidationIssue {
+  /** JSON path such as `context.required[0].lines`; `$` is the document itself. */
+  path: string;
+  message: string;
+}
+
+export interface ValidationResult<T> {
+  ok: boolean;
+  issues: ValidationIssue[];
+  /** The typed value, only when `ok`. */
+  value?: T;
+}
+
+/** Where a rule reports: a path (segments) and a message. */
+export type Report = (path: readonly JsonPathSegment[], message: string) => void;
+
+/** A semantic rule; it must not assume the schema passed, so it type-checks what it reads. */
+export type Rule = (value: unknown, report: Report) => void;
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number with a fraction";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+const EXPECTED_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+};
+
+/** zod's messages rewritten to say what the field needs, in the words of the JSON document. */
+const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
+  // JSON has no undefined: an undefined input is always a missing key.
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && issue.input === undefined) return "is required";
+  switch (issue.code) {
+    case "invalid_type": {
+      const expected = EXPECTED_NAMES[issue.expected] ?? issue.expected;
+      return `must be ${expected}, not ${typeName(issue.input)}`;
+    }
+    case "invalid_value":
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return `must be at least ${String(issue.minimum)}`;
+    case "too_big":
+      return `must be at most ${String(issue.maximum)}`;
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * Runs `schema` and `rules` over `value` and returns every issue, sorted by path then message.
+ * Rules run even when the schema fails, so one pass reports everything wrong.
+ *
+ * @example
+ * ```ts
+ * validateWith(z.object({ a: z.string() }), [], {}) // { ok: false, issues: [{ path: "a", message: "is required" }] }
+ * ```
+ */
+export function validateWith<S extends z.ZodType>(schema: S, rules: readonly Rule[], value: unknown): ValidationResult<z.infer<S>> {
+  const found: { segments: JsonPathSegment[]; message: string }[] = [];
+  const parsed = schema.safeParse(value, { error: errorMap });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      found.push({ segments: issue.path.filter((s): s is JsonPathSegment => typeof s !== "symbol"), message: issue.message });
+    }
+  }
+  const report: Report = (segments, message) => void found.push({ segments: [...segments], message });
+  for (const rule of rules) rule(value, report);
+  found.sort((a, b) => compareJsonPaths(a.segments, b.segments) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  const issues = found.map((issue) => ({ path: formatJsonPath(issue.segments), message: issue.message }));
+  const ok = issues.length === 0;
+  return ok && parsed.success ? { ok, issues, value: parsed.data } : { ok: false, issues };
+}
+
+/** The value as a plain object, or undefined: rules read untrusted shapes through these. */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The value as an array, or an empty one. */
+export function asArray(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The value if it is a string. */
+export function asString(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
