@@ -39,7 +39,7 @@ export function continuityWarnings(facts: { git: ContinuityGit | undefined; body
     if (git.dirty > 0) {
       warnings.push({
         code: "dirty_tree",
-        message: `the working tree has ${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}: they exist only in this checkout`,
+        message: `the working tree has ${git.dirty} uncommitted change${git.dirty === 1 ? ": it exists" : "s: they exist"} only in this checkout`,
       });
     }
     if (git.detached) warnings.push({ code: "detached_head", message: "HEAD is detached: commits made here belong to no branch" });
@@ -70,15 +70,20 @@ const LOCAL_ROOT = /(?:^|[\s"'`(<[=])((?:\/(?:home|Users|root|tmp|private|var\/f
 export function machineLocalPaths(body: string, localRoots: string[]): string[] {
   if (/machine[- ]local/i.test(body)) return [];
   const found = new Set<string>();
-  for (const match of body.matchAll(LOCAL_ROOT)) if (match[1]) found.add(match[1]);
+  for (const match of body.matchAll(LOCAL_ROOT)) if (match[1]) found.add(trimSentenceEnd(match[1]));
   for (const root of localRoots) {
     if (root.length < 2) continue;
     let at = body.indexOf(root);
     while (at !== -1) {
       const end = body.slice(at).search(/[\s"'`)>\]]|$/);
-      found.add(body.slice(at, at + end));
+      found.add(trimSentenceEnd(body.slice(at, at + end)));
       at = body.indexOf(root, at + Math.max(end, 1));
     }
   }
   return [...found].sort();
+}
+
+/** "see /home/me/x." names /home/me/x: prose punctuation is not part of the path. */
+function trimSentenceEnd(path: string): string {
+  return path.replace(/[.,;:!?]+$/, "");
 }

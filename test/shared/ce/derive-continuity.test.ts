@@ -38,7 +38,7 @@ describe("continuity warnings", () => {
 
   it("finds machine-local paths unless they are labelled", () => {
     expect(machineLocalPaths("see /home/me/notes.txt and `/tmp/x.log`, not src/a.ts or https://h/home/x", [])).toEqual(["/home/me/notes.txt", "/tmp/x.log"]);
-    expect(machineLocalPaths("edit /work/repo/src/a.ts", ["/work/repo"])).toEqual(["/work/repo/src/a.ts"]);
+    expect(machineLocalPaths("edit /work/repo/src/a.ts. Then /home/me/x, done", ["/work/repo"])).toEqual(["/home/me/x", "/work/repo/src/a.ts"]);
     expect(machineLocalPaths("machine-local: /home/me/notes.txt", [])).toEqual([]);
   });
 });
