@@ -1,21 +1,17 @@
 import { execFile } from "node:child_process";
 import { basename, dirname } from "node:path";
+import type { ContinuityGit } from "../shared/ce/continuity.js";
 import { repositoryNamespace, sanitizeRepoName } from "../shared/namespace.js";
 import { repoNameFromRemote, stripRemoteCredentials } from "../shared/remote-url.js";
 
-/** What `handoff create` records about the checkout. Plain data; absent fields did not apply. */
-export interface GitCapture {
+/**
+ * What `handoff create` records about the checkout. Plain data; absent fields did not apply.
+ * The branch/head/dirty/upstream facts are the ones continuity warnings read.
+ */
+export interface GitCapture extends ContinuityGit {
   toplevel: string;
   /** Set only in a linked worktree (not the main one): the worktree's own top folder. */
   worktree_path?: string;
-  branch?: string;
-  /** Undefined before the first commit. */
-  head?: string;
-  detached: boolean;
-  /** Changed, staged and untracked entries. */
-  dirty: number;
-  upstream?: string;
-  ahead?: number;
   behind?: number;
   repo_root_sha?: string;
   /** Credential-stripped remote URL, else the sanitized repository name. */
