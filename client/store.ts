@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { HandoffError } from "../shared/errors.js";
 import { readRegularFile } from "./store-read.js";
@@ -86,8 +86,10 @@ export function ensurePrivateDir(path: string, uid: number): void {
     fd = openSync(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
     const code = errno(error);
-    if (code === "ELOOP") throw unsafe(`${path} is a symlink`, error);
-    if (code === "ENOTDIR") throw unsafe(`${path} is not a directory`, error);
+    // Linux answers ENOTDIR or ELOOP for a symlink here; lstat only words the refusal, it decides nothing.
+    if (code === "ELOOP" || code === "ENOTDIR") {
+      throw unsafe(`${path} is ${lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink" : "not a directory"}`, error);
+    }
     throw ioError(`cannot open the store folder ${path}`, error);
   }
   try {
