@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,6 +63,8 @@ export async function ensureBuilt(): Promise<void> {
       try {
         const { buildCli } = (await import(join(repoRoot, "scripts", "build-cli.js"))) as { buildCli(): Promise<void> };
         await buildCli();
+        // Stamps of earlier runs are meaningless now.
+        for (const name of readdirSync(dist)) if (name.startsWith(".test-build-") && name !== ".test-build-lock") rmSync(join(dist, name));
         writeFileSync(stamp, "");
       } finally {
         rmdirSync(lock);
