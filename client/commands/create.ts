@@ -1,8 +1,238 @@
-import { HandoffError } from "../../shared/errors.js";
-import type { Io } from "../io.js";
+import { statSync } from "node:fs";
+import { basename, dirname, extname, resolve } from "node:path";
+import { continuityWarnings } from "../../shared/ce/continuity.js";
+import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
+import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
+import { resumeCommand } from "../../shared/ce/resume-command.js";
+import { serializeCeDocument } from "../../shared/ce/serialize.js";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
+import { slug } from "../../shared/slug.js";
+import { parseCommandArgs } from "../args.js";
+import { type GitCapture, captureGit } from "../git.js";
+import { type Io, readStdin } from "../io.js";
+import { formatCreateReport, fencedCommand } from "../output.js";
+import { ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
+import { readRegularFile } from "../store-read.js";
 
-export const help = "handoff create: not built yet";
+export const help = `Usage: handoff create [FOCUS...] [options]
+       handoff [FOCUS...] [options]
 
-export async function run(_args: string[], _io: Io): Promise<number> {
-  throw new HandoffError("internal", "handoff create is not built yet");
+Write one immutable ce-handoff/v1 Markdown handoff and print how to resume from it.
+FOCUS words become resume_focus, the objective for the next session.
+
+Body (required, never empty): --body-file F, or stdin when it is not a terminal.
+
+Options:
+  --body-file F    Read the body from F ('-' for stdin).
+  --title T        Title (default: the body's leading heading or first sentence).
+  --summary S      One distinguishing sentence (default: the body's first sentence).
+  --keyword K      A discovery keyword; repeat for more.
+  --to PATH        Write to this file, or into this existing folder, instead of the managed
+                   store (no managed copy; an existing file is never overwritten: -2, -3, ...).
+  --local          Keep it local (the default; publishing comes later).
+  --json           Print {path, format, metadata, warnings, resume_command} on stdout.
+
+Default destination: /tmp/compound-engineering-$UID/ce-handoff/<repo-namespace>/<slug>.md
+(HANDOFF_ROOT overrides the root). Git state is recorded read-only; nothing is committed or stashed.
+`;
+
+/** Bodies are documents a person could read in one sitting; anything bigger is a mistake. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface CreateOptions {
+  body: string;
+  title?: string;
+  summary?: string;
+  keywords: string[];
+  focus?: string;
+  /** A file or an existing folder chosen by the user; relative to `cwd`. */
+  to?: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CreateDeps {
+  now(): Date;
+  captureGit(cwd: string, env: NodeJS.ProcessEnv): Promise<GitCapture | undefined>;
+}
+
+export interface CreateWarning {
+  code: string;
+  message: string;
+}
+
+export interface CreateResult {
+  path: string;
+  format: typeof CE_CONTRACT;
+  metadata: CeFields;
+  warnings: CreateWarning[];
+  resume_command: string;
+  destination: "managed" | "chosen";
+  retention: string;
+  /** What was filled in for the user (derived title, summary). */
+  notes: string[];
+  git?: Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "namespace">;
+}
+
+export const MANAGED_RETENTION = "the managed store lives in /tmp: the OS may delete it; publish or copy it to keep it";
+export const CHOSEN_RETENTION = "written where you chose; Handoff keeps no other copy";
+
+/**
+ * Writes a handoff and returns what was written. Reads the git state, never changes it.
+ *
+ * @example
+ * ```ts
+ * const result = await createHandoff({ body: "# Auth\n\nHalf done.", keywords: [], cwd, env }, { now: () => new Date(), captureGit });
+ * result.resume_command // "handoff resume '/tmp/compound-engineering-1000/ce-handoff/general/auth.md'"
+ * ```
+ */
+export async function createHandoff(options: CreateOptions, deps: CreateDeps): Promise<CreateResult> {
+  if (options.body.trim() === "") {
+    throw new HandoffError("empty_input", "the handoff body is empty", {
+      hint: "write the session's context (objective, state, next steps) to a file and pass --body-file F, or pipe it on stdin",
+    });
+  }
+  const git = await deps.captureGit(options.cwd, options.env);
+  const notes: string[] = [];
+  const title = options.title ?? deriveTitle(options.body) ?? "Untitled handoff";
+  if (options.title === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
+  const summary = options.summary ?? deriveSummary(options.body) ?? title;
+  if (options.summary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
+  if (options.keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
+
+  const metadata: CeFields = {
+    artifact_contract: CE_CONTRACT,
+    created_at: deps.now().toISOString(),
+    title,
+    summary,
+    keywords: options.keywords,
+    cwd: options.cwd,
+  };
+  if (options.focus) metadata.resume_focus = options.focus;
+  if (git) {
+    metadata.repository = git.repository;
+    if (git.repo_root_sha) metadata.repo_root_sha = git.repo_root_sha;
+    if (git.branch) metadata.branch = git.branch;
+    if (git.head) metadata.head = git.head;
+    if (git.worktree_path) metadata.worktree_path = git.worktree_path;
+  }
+
+  // SEAM (lead): redact secrets from `options.body` and the metadata strings here, before any byte
+  // is written; --format kernel and --publish branch off here too.
+  const bytes = new TextEncoder().encode(serializeCeDocument(metadata, options.body));
+
+  const warnings: CreateWarning[] = [];
+  const target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenTarget(resolve(options.cwd, options.to), title);
+  const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  if (written.takenName && options.to !== undefined) {
+    warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
+  }
+  const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
+  warnings.push(...continuityWarnings({ git, body: options.body, localRoots }));
+
+  const result: CreateResult = {
+    path: written.path,
+    format: CE_CONTRACT,
+    metadata,
+    warnings,
+    resume_command: resumeCommand(written.path),
+    destination: options.to === undefined ? "managed" : "chosen",
+    retention: options.to === undefined ? MANAGED_RETENTION : CHOSEN_RETENTION,
+    notes,
+  };
+  if (git) {
+    const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
+    result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
+  }
+  return result;
+}
+
+interface Target {
+  dir: string;
+  stem: string;
+  ext: string;
+}
+
+function managedTarget(env: NodeJS.ProcessEnv, git: GitCapture | undefined, title: string, warnings: CreateWarning[]): Target {
+  const { root, warnings: rootWarnings } = openManagedRoot(managedRoots(env));
+  for (const message of rootWarnings) warnings.push({ code: "fallback_store", message });
+  return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md" };
+}
+
+/** An existing folder gets `<slug>.md` inside it; anything else is the file path the user wants. */
+function chosenTarget(path: string, title: string): Target {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return { dir: path, stem: slug(title), ext: ".md" };
+  const parent = statSync(dirname(path), { throwIfNoEntry: false });
+  if (!parent?.isDirectory()) {
+    throw new HandoffError("io_failed", `cannot write to --to ${path}: the folder ${dirname(path)} does not exist`, {
+      hint: "create the folder first, or pass an existing folder or file path",
+    });
+  }
+  const ext = extname(path);
+  return { dir: dirname(path), stem: basename(path, ext), ext };
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("create", args, {
+    "body-file": { type: "string" },
+    title: { type: "string" },
+    summary: { type: "string" },
+    keyword: { type: "string", multiple: true },
+    to: { type: "string" },
+    format: { type: "string" },
+    local: { type: "boolean" },
+  });
+  if (values.format !== undefined && values.format !== "ce") {
+    // SEAM (lead): --format kernel is built on another branch and wired in here.
+    throw new HandoffError("usage", `--format ${values.format} is not available here; this build writes --format ce`, {
+      hint: "drop --format, or pass --format ce",
+    });
+  }
+  const body = await readBody(values["body-file"], io);
+  const result = await createHandoff(
+    {
+      body,
+      title: nonEmptyFlag("title", values.title),
+      summary: nonEmptyFlag("summary", values.summary),
+      keywords: [...new Set((values.keyword ?? []).map((k) => k.trim()).filter((k) => k !== ""))],
+      focus: positionals.join(" ").trim() || undefined,
+      to: values.to,
+      cwd: io.cwd,
+      env: io.env,
+    },
+    { now: () => new Date(), captureGit },
+  );
+  io.err(formatCreateReport(result));
+  io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
+  return EXIT.ok;
+}
+
+function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === "") {
+    throw new HandoffError("usage", `--${name} is empty`, { hint: `pass a non-empty --${name}, or leave it out to derive it from the body` });
+  }
+  return value;
+}
+
+async function readBody(file: string | undefined, io: Io): Promise<string> {
+  if (file === undefined && io.stdinIsTTY) {
+    throw new HandoffError("empty_input", "no handoff body given", {
+      hint: "pass --body-file F, or pipe the body on stdin: handoff create < notes.md",
+    });
+  }
+  const bytes = file === undefined || file === "-" ? await readStdin(io, BODY_LIMIT) : readRegularFile(resolve(io.cwd, file), BODY_LIMIT, { what: "--body-file" });
+  if (bytes === "too_large") throw tooLarge(file ?? "stdin");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new HandoffError("invalid_document", `the body in ${file ?? "stdin"} is not UTF-8 text`, { hint: "save the body as UTF-8 Markdown" });
+  }
+}
+
+function tooLarge(source: string): HandoffError {
+  return new HandoffError("too_large", `the body in ${source} is larger than ${BODY_LIMIT / 1024} KiB`, {
+    hint: "point at plans, diffs and files instead of pasting them: a handoff is a pointer-first summary",
+  });
 }

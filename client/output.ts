@@ -1,0 +1,44 @@
+import type { CreateResult } from "./commands/create.js";
+
+/**
+ * Human output for commands: plain text for stderr, built from a command's result value so the
+ * --json object and the words never disagree.
+ */
+
+/** The closing block of `handoff create`: one fenced command, nothing after it. */
+export function fencedCommand(command: string): string {
+  return `\`\`\`\n${command}\n\`\`\``;
+}
+
+/** What was captured, where it went, how long it lasts, what to worry about. */
+export function formatCreateReport(result: CreateResult): string {
+  const { metadata, git } = result;
+  const lines = [`Captured "${oneLine(metadata.title)}"`, `  summary: ${oneLine(metadata.summary)}`];
+  if (metadata.keywords.length > 0) lines.push(`  keywords: ${metadata.keywords.map(oneLine).join(", ")}`);
+  if (metadata.resume_focus) lines.push(`  focus: ${oneLine(metadata.resume_focus)}`);
+  lines.push(`  git: ${git ? describeGit(git, metadata.repository) : `none (cwd ${metadata.cwd})`}`);
+  for (const note of result.notes) lines.push(`  note: ${note}`);
+  lines.push("", `Wrote ${oneLine(result.path)}`, `Retention: ${result.retention}.`);
+  if (result.warnings.length > 0) {
+    lines.push("", "Warnings:");
+    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+  }
+  lines.push("", "Resume in a new session with:");
+  return lines.join("\n");
+}
+
+function describeGit(git: NonNullable<CreateResult["git"]>, repository: string | undefined): string {
+  const where = git.detached ? "detached HEAD" : `branch ${git.branch ?? "(unknown)"}`;
+  const at = git.head ? ` at ${git.head.slice(0, 12)}` : " (no commits)";
+  const state = git.dirty > 0 ? `, ${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}` : ", clean";
+  const ahead = git.ahead ? `, ${git.ahead} ahead of ${git.upstream}` : "";
+  return `${repository ?? git.namespace}, ${where}${at}${state}${ahead}`;
+}
+
+/** Titles may hold newlines or terminal escapes; a report line shows them escaped, never raw. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (ch) => {
+    const escaped = JSON.stringify(ch).slice(1, -1);
+    return escaped !== ch ? escaped : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The ce-handoff/v1 names that writing needs, kept apart from the zod schema so `handoff create`
+ * can serialise without loading zod (start-up time is a product feature here).
+ *
+ * @example
+ * ```ts
+ * CE_KEY_ORDER[0] // "artifact_contract"
+ * ```
+ */
+export const CE_CONTRACT = "ce-handoff/v1";
+
+/** The keys we write, in the order the contract lists them. Nothing else is ever written. */
+export const CE_KEY_ORDER = [
+  "artifact_contract",
+  "created_at",
+  "title",
+  "summary",
+  "keywords",
+  "cwd",
+  "resume_focus",
+  "repository",
+  "repo_root_sha",
+  "branch",
+  "head",
+  "worktree_path",
+] as const;
+
+/** What `handoff create` writes. Optional fields are present only when they apply. */
+export interface CeFields {
+  artifact_contract: typeof CE_CONTRACT;
+  created_at: string;
+  title: string;
+  summary: string;
+  keywords: string[];
+  cwd: string;
+  resume_focus?: string;
+  repository?: string;
+  repo_root_sha?: string;
+  branch?: string;
+  head?: string;
+  worktree_path?: string;
+}
+
+/** Frontmatter limits for discovery: the contract's "at most the first 64 lines or 16 KiB". */
+export const FRONTMATTER_MAX_LINES = 64;
+export const FRONTMATTER_MAX_BYTES = 16 * 1024;

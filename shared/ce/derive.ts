@@ -1,0 +1,76 @@
+/**
+ * Defaults for --title and --summary, taken from the body the agent wrote: a leading heading, and
+ * the first sentence of the first paragraph. The caller says so to the user, so nothing is silently
+ * invented.
+ *
+ * @example
+ * ```ts
+ * deriveTitle("# Auth refactor\n\nToken refresh is half done. Tests fail.") // "Auth refactor"
+ * deriveSummary("# Auth refactor\n\nToken refresh is half done. Tests fail.") // "Token refresh is half done."
+ * ```
+ */
+
+export const TITLE_MAX_LENGTH = 80;
+export const SUMMARY_MAX_LENGTH = 200;
+
+/** A leading heading's text, else the first sentence; undefined for a body with no text. */
+export function deriveTitle(body: string): string | undefined {
+  const lines = proseLines(body);
+  const first = lines.find((line) => line.trim() !== "") ?? "";
+  const text = HEADING.test(first) ? cleanInline(first.replace(HEADING, "$1")) : firstSentence(paragraphs(lines)[0] ?? "");
+  return text === "" ? undefined : truncate(text, TITLE_MAX_LENGTH);
+}
+
+/** The first sentence of the first paragraph that is not a heading; undefined when there is none. */
+export function deriveSummary(body: string): string | undefined {
+  const text = firstSentence(paragraphs(proseLines(body))[0] ?? "");
+  return text === "" ? undefined : truncate(text, SUMMARY_MAX_LENGTH);
+}
+
+const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+
+/** Lines outside fenced code blocks and HTML comments, so code never becomes a title. */
+function proseLines(body: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of body.replace(/<!--[\s\S]*?-->/g, "").split(/\r?\n/)) {
+    if (FENCE.test(line)) {
+      fenced = !fenced;
+      out.push("");
+      continue;
+    }
+    out.push(fenced ? "" : line);
+  }
+  return out;
+}
+
+function paragraphs(lines: string[]): string[] {
+  const result: string[] = [];
+  let current: string[] = [];
+  for (const line of [...lines, ""]) {
+    if (line.trim() === "" || HEADING.test(line)) {
+      if (current.length) result.push(current.join(" "));
+      current = [];
+      continue;
+    }
+    current.push(cleanInline(line.replace(/^\s*(?:[-*+]|\d+[.)]|>)\s+/, "")));
+  }
+  return result.filter((p) => p !== "");
+}
+
+function cleanInline(text: string): string {
+  return text.replace(/[*_`]+/g, "").replace(/\s+/g, " ").trim();
+}
+
+function firstSentence(text: string): string {
+  const match = /^.*?[.!?](?=\s|$)/.exec(text);
+  return (match ? match[0] : text).trim();
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

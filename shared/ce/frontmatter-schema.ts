@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { CE_CONTRACT } from "./contract.js";
+
+/**
+ * The ce-handoff/v1 frontmatter contract (../shared/spec/ce-handoff-v1.md), as a zod schema.
+ *
+ * Reading is lenient about keys we do not know (other tools may write them; interop beats purity),
+ * strict about the ones we do. Writing goes through `serializeCeFrontmatter`, which only ever
+ * emits the keys below, so we never write lifecycle fields.
+ *
+ * @example
+ * ```ts
+ * CeFrontmatterSchema.safeParse({
+ *   artifact_contract: "ce-handoff/v1", created_at: "2026-07-10T09:30:00Z",
+ *   title: "Auth refactor", summary: "Token refresh half done", keywords: ["auth"], cwd: "/src/app",
+ * }).success // true
+ * ```
+ */
+
+
+/** Strict ISO-8601 UTC: date, time to the second, optional fraction, literal Z. */
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
+
+/** True for an ISO-8601 UTC timestamp that names a real instant (no Feb 30, no hour 24). */
+export function isIsoUtc(value: string): boolean {
+  const match = ISO_UTC.exec(value);
+  if (!match) return false;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+}
+
+/** POSIX absolute, or a Windows drive path: the capture machine may be either. */
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
+const HEX_SHA = /^[0-9a-f]{7,64}$/;
+
+/** "is required" when the key is missing, the expectation otherwise. */
+const expect = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected);
+
+const text = (what: string) =>
+  z.string({ error: expect(`must be a string (${what})`) }).refine((v) => v.trim().length > 0, { message: "must not be empty" });
+
+export const CeFrontmatterSchema = z.looseObject({
+  artifact_contract: z.literal(CE_CONTRACT, { error: expect(`must be "${CE_CONTRACT}"`) }),
+  created_at: z.string({ error: expect("must be ISO-8601 UTC") }).refine(isIsoUtc, { message: "must be ISO-8601 UTC" }),
+  title: text("a short descriptive title"),
+  summary: text("one sentence"),
+  keywords: z.array(z.string({ error: "must be a string" }), { error: expect("must be a list of strings") }),
+  cwd: z.string({ error: expect("must be an absolute path") }).regex(ABSOLUTE, { message: "must be an absolute path" }),
+  resume_focus: text("the next session's focus").optional(),
+  repository: text("a repository identifier").optional(),
+  repo_root_sha: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
+  branch: text("a branch name").optional(),
+  head: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
+  worktree_path: z.string({ error: "must be an absolute path" }).regex(ABSOLUTE, { message: "must be an absolute path" }).optional(),
+});
+
+export type CeFrontmatter = z.infer<typeof CeFrontmatterSchema>;

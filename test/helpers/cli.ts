@@ -1,0 +1,89 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
+ * environment (PATH plus what the test passes, colour off), stdin closed after `input`, a bounded
+ * run time. Call `ensureBuilt()` once in a beforeAll first.
+ */
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const bin = join(repoRoot, "bin", "handoff.js");
+
+export interface CliRun {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed (default: empty stdin). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", FORCE_COLOR: "0", NO_COLOR: "1", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/**
+ * Builds dist/ once per test run. Test files run in parallel workers, so the first one takes a
+ * lock (an atomic mkdir) and builds; the others wait for its stamp instead of rewriting files a
+ * running CLI may be reading. The stamp is keyed to the vitest main process, so each run rebuilds.
+ */
+export async function ensureBuilt(): Promise<void> {
+  const dist = join(repoRoot, "dist");
+  mkdirSync(dist, { recursive: true });
+  const stamp = join(dist, `.test-build-${process.ppid}`);
+  const lock = join(dist, ".test-build-lock");
+  const deadline = Date.now() + 120_000;
+  while (!existsSync(stamp)) {
+    if (tryLock(lock)) {
+      try {
+        const { buildCli } = (await import(join(repoRoot, "scripts", "build-cli.js"))) as { buildCli(): Promise<void> };
+        await buildCli();
+        // Stamps of earlier runs are meaningless now.
+        for (const name of readdirSync(dist)) if (name.startsWith(".test-build-") && name !== ".test-build-lock") rmSync(join(dist, name));
+        writeFileSync(stamp, "");
+      } finally {
+        rmdirSync(lock);
+      }
+      return;
+    }
+    if (Date.now() > deadline) throw new Error("timed out waiting for another test file to build the CLI");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch {
+    // A lock left by a crashed run is stale after a minute.
+    const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 60_000) rmdirSync(lock);
+    return false;
+  }
+}
