@@ -49,7 +49,14 @@ export function validateExitCode(report: ValidateReport): number {
 export function validateHandoffText(file: string, text: string): ValidateReport {
   if (/\.json$/i.test(file) || /^\ufeff?\s*\{/.test(text)) {
     const kernel = validateKernelText(text);
-    return { file, format: "kernel.handoff/v1", valid: kernel.ok, issues: kernel.issues };
+    const report: ValidateReport = { file, format: "kernel.handoff/v1", valid: kernel.ok, issues: kernel.issues };
+    // Not JSON, or JSON with a duplicate key (an error, never last-wins): unparseable, exit 2.
+    const parse = kernel.parseError;
+    if (parse) {
+      report.unparseable = `line ${parse.line}, column ${parse.column}: ${parse.message}`;
+      if (report.issues.length === 0) report.issues = [{ path: parse.path ?? "$", message: report.unparseable }];
+    }
+    return report;
   }
   const doc = parseCeDocument(text);
   const report: ValidateReport = { file, format: CE_CONTRACT, valid: doc.issues.length === 0, issues: doc.issues };

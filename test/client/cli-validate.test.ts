@@ -24,6 +24,18 @@ describe("handoff validate (golden)", () => {
     expect(run.code).toBe(code);
   });
 
+  it("accepts the real kernel manifest written by another tool, and rejects a duplicate key", async () => {
+    const kernel = join(repoRoot, "test", "fixtures", "kernel");
+    const valid = await runCli(["validate", "example.yaml-skill-unification-2026-07-10.json"], { cwd: kernel });
+    expect(valid.code).toBe(0);
+    const dir = tempDir("validate-dup-");
+    const text = (await import("node:fs")).readFileSync(join(kernel, "example.yaml-skill-unification-2026-07-10.json"), "utf8");
+    writeFileSync(join(dir, "dup.json"), text.replace('"tier": 3', '"tier": 3, "tier": 2'));
+    const dup = await runCli(["validate", "dup.json"], { cwd: dir });
+    expect(dup.code).not.toBe(0);
+    expect(dup.stdout + dup.stderr).toMatch(/duplicate/i);
+  });
+
   it("--json prints the report", async () => {
     const run = await runCli(["validate", "invalid.md", "--json"], { cwd: fixtures });
     expect(JSON.parse(run.stdout)).toEqual({
