@@ -1,4 +1,5 @@
 import type { CreateResult } from "./commands/create.js";
+import type { KernelCreateResult } from "./commands/create-kernel.js";
 
 /**
  * Human output for commands: plain text for stderr, built from a command's result value so the
@@ -41,4 +42,22 @@ function oneLine(text: string): string {
     const escaped = JSON.stringify(ch).slice(1, -1);
     return escaped !== ch ? escaped : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
+}
+
+/** The kernel manifest's report: its identity and provenance, where it went, warnings. */
+export function formatKernelReport(result: KernelCreateResult): string {
+  const { identity, provenance } = result.metadata;
+  const artifacts = Array.isArray(provenance.artifacts) ? provenance.artifacts.length : 0;
+  const lines = [
+    `Captured kernel manifest "${oneLine(String(identity.name))}"`,
+    `  provenance: branch ${oneLine(String(provenance.branch))} at ${String(provenance.commit).slice(0, 12)}, ${provenance.dirty ? "dirty (tree hash recorded)" : "clean"}${artifacts ? `, ${artifacts} pinned artifact${artifacts === 1 ? "" : "s"}` : ""}`,
+  ];
+  for (const note of result.notes) lines.push(`  note: ${note}`);
+  lines.push("", `Wrote ${oneLine(result.path)} (validated)`, `Retention: ${result.retention}.`);
+  if (result.warnings.length > 0) {
+    lines.push("", "Warnings:");
+    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+  }
+  lines.push("", "Resume in a new session with:");
+  return lines.join("\n");
 }

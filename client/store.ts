@@ -112,9 +112,10 @@ export interface Reserved {
  * Writes `bytes` to `<dir>/<stem><ext>`, or the smallest free `<stem>-N<ext>`, never overwriting:
  * the name is reserved by the open itself (O_CREAT|O_EXCL|O_NOFOLLOW, so a symlink planted at a
  * name counts as taken and is never followed). The data is fsynced and read back before the
- * path is returned; a failed write removes the half-written file it created.
+ * path is returned; a failed write removes the half-written file it created. `content` may be a
+ * function of the reserved path, for documents that name their own location.
  */
-export function writeExclusive(dir: string, stem: string, ext: string, bytes: Uint8Array): Reserved {
+export function writeExclusive(dir: string, stem: string, ext: string, content: Uint8Array | ((path: string) => Uint8Array)): Reserved {
   for (let n = 1; n <= MAX_SUFFIX; n++) {
     const path = join(dir, n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`);
     let fd: number;
@@ -125,7 +126,10 @@ export function writeExclusive(dir: string, stem: string, ext: string, bytes: Ui
       throw ioError(`cannot create ${path}`, error);
     }
     let failure: unknown;
+    let bytes: Uint8Array = new Uint8Array();
     try {
+      // A document that names its own path (a manifest's resume prompt) is built for the name won.
+      bytes = typeof content === "function" ? content(path) : content;
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       fsyncSync(fd);
     } catch (error) {
@@ -135,6 +139,7 @@ export function writeExclusive(dir: string, stem: string, ext: string, bytes: Ui
     }
     if (failure !== undefined) {
       unlinkQuietly(path);
+      if (failure instanceof HandoffError) throw failure;
       throw ioError(`cannot write ${path}`, failure);
     }
     confirmContents(path, bytes);

@@ -11,7 +11,7 @@ import { slug } from "../../shared/slug.js";
 import { parseCommandArgs } from "../args.js";
 import { type GitCapture, captureGit } from "../git.js";
 import { type Io, readStdin } from "../io.js";
-import { formatCreateReport, fencedCommand } from "../output.js";
+import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
 import { ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
 import { readRegularFile } from "../store-read.js";
 
@@ -30,6 +30,10 @@ Options:
   --keyword K      A discovery keyword; repeat for more.
   --to PATH        Write to this file, or into this existing folder, instead of the managed
                    store (no managed copy; an existing file is never overwritten: -2, -3, ...).
+  --format F       ce (Markdown with ce-handoff/v1 frontmatter, the default) or kernel (a
+                   kernel.handoff/v1 JSON manifest at _meta/handoffs/<name>-<date>.json in the
+                   repository; the body is a partial manifest in JSON; validated before writing).
+  --pin PATH       With --format kernel: pin a repository file (provenance.artifacts, sha256).
   --local          Keep it local (the default; publishing comes later).
   --json           Print {path, format, metadata, warnings, resume_command} on stdout.
 
@@ -182,15 +186,27 @@ export async function run(args: string[], io: Io): Promise<number> {
     keyword: { type: "string", multiple: true },
     to: { type: "string" },
     format: { type: "string" },
+    pin: { type: "string", multiple: true },
     local: { type: "boolean" },
   });
-  if (values.format !== undefined && values.format !== "ce") {
-    // SEAM (lead): --format kernel is built on another branch and wired in here.
-    throw new HandoffError("usage", `--format ${values.format} is not available here; this build writes --format ce`, {
-      hint: "drop --format, or pass --format ce",
-    });
+  const format = values.format ?? "ce";
+  if (format !== "ce" && format !== "kernel") {
+    throw new HandoffError("usage", `--format ${format} is not a handoff format`, { hint: "pass --format ce (Markdown, the default) or --format kernel (JSON manifest)" });
+  }
+  if (format === "ce" && values.pin !== undefined) {
+    throw new HandoffError("usage", "--pin goes with --format kernel", { hint: "add --format kernel, or drop --pin" });
   }
   const body = await readBody(values["body-file"], io);
+  if (format === "kernel") {
+    const { createKernelHandoff } = await import("./create-kernel.js");
+    const result = await createKernelHandoff(
+      { partialText: body, name: nonEmptyFlag("title", values.title), pins: values.pin ?? [], to: values.to, cwd: io.cwd, env: io.env },
+      { now: () => new Date(), captureGit },
+    );
+    io.err(formatKernelReport(result));
+    io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
+    return EXIT.ok;
+  }
   const result = await createHandoff(
     {
       body,
