@@ -18,7 +18,12 @@ const MAX_VALUE = 1024;
 const QUOTES = "\"'`";
 /** Unquoted values that are code, not data: calls, indexing, templates, references. */
 const CODE_LIKE = /[()[\]{}<>$%]|^(?:process|os|env|self|this|config|settings|import)\./;
-const BARE_IDENTIFIER = /^[A-Za-z_][A-Za-z_.-]*$/;
+/**
+ * One part of a dotted or kebab name as code spells it: lower, UPPER, or camelCase whose words
+ * have two or more lower-case letters. A random mixed-case string rarely fits.
+ */
+const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]?[a-z_$]{2,}(?:[A-Z]{1,2}[a-z_$]{2,})*[A-Z]?)$/;
+const isIdentifier = (value: string): boolean => value.split(/[.-]/).every((part) => IDENTIFIER_PART.test(part));
 
 /** Names that hold something about a secret, not the secret: `token_path`, `secret_name`, `private_key_id`, `token_hash`. */
 const ABOUT_A_SECRET = /[_.-](?:path|file|filename|dir|directory|folder|location|url|uri|endpoint|name|id|ids|type|kind|length|size|count|ttl|expiry|expires|expires_at|mode|method|header|field|env|var|hash|sha|digest|prefix|scope|scopes|version|format|provider|policy|enabled|required)$|(?:Path|File|Dir|Url|Uri|Name|Id|Type|Hash|Version)$/;
@@ -84,9 +89,11 @@ export const ASSIGNMENT_RULE: Rule = {
     for (let match = keyword.exec(text); match !== null; match = keyword.exec(text)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
       let after = match.index + match[0].length;
-      // `tokenizer`, `secretary`: the keyword must end a word part (`tokens`, `secretKey` are fine).
-      if (text[after] === "s" || text[after] === "S") after++;
-      if (/[a-z]/.test(text[after] ?? "")) continue;
+      // `tokenizer`, `TOKENIZER`: the keyword must end a word part (`tokens`, `secretKey`,
+      // `SECRET_KEY` are fine), so a following letter of the keyword's own case disqualifies it.
+      const upper = /[A-Z]$/.test(match[0]);
+      if (text[after] === (upper ? "S" : "s")) after++;
+      if ((upper ? /[A-Z]/ : /[a-z]/).test(text[after] ?? "")) continue;
       let nameStart = match.index;
       while (match.index - nameStart < MAX_NAME && isNameChar(text[nameStart - 1])) nameStart--;
       let nameEnd = after;
@@ -100,7 +107,7 @@ export const ASSIGNMENT_RULE: Rule = {
       const raw = text.slice(value.start, value.end);
       // Trailing punctuation of prose or code (`token=abc.`) is not part of the value.
       const trimmed = value.quoted ? raw : raw.replace(/[.)\]}]+$/, "");
-      if (!value.quoted && (CODE_LIKE.test(trimmed) || BARE_IDENTIFIER.test(trimmed))) continue;
+      if (!value.quoted && (CODE_LIKE.test(trimmed) || isIdentifier(trimmed))) continue;
       const name = text.slice(nameStart, nameEnd);
       if (ABOUT_A_SECRET.test(name)) continue;
       const password = /pass(?:wd|word)/i.test(name);

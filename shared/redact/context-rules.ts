@@ -72,14 +72,13 @@ export const CONTEXT_RULES: readonly Rule[] = [
     caseInsensitive: true,
     // Key=value connection strings (ADO.NET, ODBC, JDBC properties): `Server=...;Password=...;`.
     // A ';' before or after tells it apart from a .env line, which the assignment rule judges.
-    pattern: /(?<![A-Za-z0-9_])(?:password|pwd)[ \t]{0,4}=[ \t]{0,4}(?<secret>[^;"'\r\n]{1,256})(?<semi>;?)/dgi,
+    pattern: /(?<![A-Za-z0-9_])(?:password|pwd)[ \t]{0,4}=[ \t]{0,4}(?<secret>[^;"'\s]{1,256})(?<semi>;?)/dgi,
     classify: (match) => {
-      const secret = (match.groups?.secret ?? "").trimEnd();
+      const secret = match.groups?.secret ?? "";
       const before = match.input.slice(Math.max(0, match.index - 8), match.index).trimEnd();
       if (match.groups?.semi !== ";" && !before.endsWith(";")) return undefined;
       if (secret.length === 0 || isPlaceholder(secret)) return undefined;
-      const { start } = secretRange(match);
-      return { start, end: start + secret.length, rule: "connection-string-password" };
+      return { ...secretRange(match), rule: "connection-string-password" };
     },
   }),
   regexRule({

@@ -23,7 +23,7 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-const PLACEHOLDER_WORDS = /changeme|change_me|example|placeholder|your[_-]?|redacted|dummy|sample|secret_here|xxxx|\*\*\*|\.\.\.|<|>|\$\{|\{\{|%[A-Za-z_]/i;
+const PLACEHOLDER_WORDS = /changeme|change_me|example|placeholder|your[_-]?|redacted|dummy|sample|secret_here|xxxx|\*\*\*|\.\.\.|<[A-Za-z0-9_. -]{1,40}>|\$\{|\{\{|%[A-Za-z_]/i;
 const REFERENCE = /^\$[A-Za-z_][A-Za-z0-9_]*$|^%[A-Za-z_][A-Za-z0-9_]*%$/;
 const SAME_CHAR = /^(.)\1*$/s;
 
