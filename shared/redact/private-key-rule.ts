@@ -12,8 +12,29 @@ const BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** A block with no END within this many characters is cut at the end of its base64 body. */
 const MAX_BLOCK = 64 * 1024;
-/** What a key body (base64 lines, `Proc-Type:`/`DEK-Info:` headers, JSON-escaped newlines) is made of. */
-const BODY_CHAR = /[A-Za-z0-9+/=\s:,\\-]/;
+/** What a key body is made of: base64 lines, and `\n` escapes when the key sits in a JSON string. */
+const BODY_CHAR = /[A-Za-z0-9+/=\r\n\\]/;
+/** An RFC 1421 header line inside an encrypted PEM body (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: ...`). */
+const HEADER_LINE = /^[A-Za-z][A-Za-z-]{0,31}: [^\n]{0,200}\n/;
+
+/** Where a body without an END line stops: at the first line that is neither base64 nor a header. */
+function endOfBody(text: string, from: number): number {
+  const limit = Math.min(text.length, from + MAX_BLOCK);
+  let at = from;
+  while (at < limit) {
+    // At a line start a header line may come; otherwise only body characters continue the body.
+    const header = text[at - 1] === "\n" ? HEADER_LINE.exec(text.slice(at, at + 256)) : null;
+    if (header !== null) {
+      at += header[0].length;
+    } else if (BODY_CHAR.test(text[at] ?? "")) {
+      at++;
+    } else {
+      break;
+    }
+  }
+  while (at > from && (text[at - 1] === "\n" || text[at - 1] === "\r")) at--;
+  return at;
+}
 
 export const PRIVATE_KEY_RULE: Rule = {
   ids: ["private-key"],
@@ -42,9 +63,7 @@ export const PRIVATE_KEY_RULE: Rule = {
         stop = nextEnd.end;
       } else {
         // No END (a truncated paste): take the body as far as it looks like one.
-        stop = bodyStart;
-        const limit = Math.min(text.length, bodyStart + MAX_BLOCK);
-        while (stop < limit && BODY_CHAR.test(text[stop] ?? "")) stop++;
+        stop = endOfBody(text, bodyStart);
       }
       ctx.emit(start, stop, "private-key");
       begin.lastIndex = Math.max(begin.lastIndex, stop);
