@@ -1,0 +1,116 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { scanText } from "../../shared/redact/index.js";
+import type { RedactionReport } from "../../shared/redact/index.js";
+import { parseCommandArgs } from "../args.js";
+import { type Io, readStdin } from "../io.js";
+
+/** The largest input `handoff scan` reads: the same cap a handoff body has. */
+export const SCAN_MAX_BYTES = 1024 * 1024;
+
+export const help = `handoff scan FILE|-: preview secret redaction without writing anything.
+
+Usage: handoff scan FILE [--json]
+       handoff scan - [--json]        (read from stdin)
+
+Reports, per rule, how many secrets a handoff create or publish would redact and on which
+lines; never the secrets themselves. FILE must be a regular file of at most 1 MiB.
+
+Options:
+  --json       Print the report as JSON: {findings: [{rule, line, column, length}], counts, complete}.
+  --verbose    Show internal causes of errors.
+  -h, --help   Show this help.
+
+Exit codes: 0 nothing found, 1 secrets found, 2 usage error, 3 unreadable input or the scan
+could not finish.`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("scan", args, {});
+  if (positionals.length !== 1) {
+    throw new HandoffError("usage", "handoff scan takes exactly one FILE, or - for stdin", { hint: "run 'handoff scan --help'" });
+  }
+  const source = positionals[0]!;
+  const bytes = source === "-" ? await readStdinCapped(io) : await readRegularFile(source, SCAN_MAX_BYTES);
+  const text = decodeUtf8(bytes, source);
+  const report = scanText(text);
+  const found = report.findings.length > 0;
+  if (values.json) io.out(JSON.stringify(report, null, 2));
+  else io.out(formatReport(source === "-" ? "stdin" : source, report));
+  // Finding secrets is a normal outcome of a preview, not an error: report it, then exit 1.
+  return found ? EXIT.domain : EXIT.ok;
+}
+
+/** The human report: a headline, then one line per rule with its count and line numbers. */
+export function formatReport(name: string, report: RedactionReport): string {
+  const total = report.findings.length;
+  if (total === 0) return `${name}: no secrets found (nothing written)`;
+  const byRule = new Map<string, number[]>();
+  for (const finding of report.findings) {
+    const lines = byRule.get(finding.rule) ?? [];
+    if (lines.at(-1) !== finding.line) lines.push(finding.line);
+    byRule.set(finding.rule, lines);
+  }
+  const width = Math.max(...[...byRule.keys()].map((rule) => rule.length));
+  const rows = [...byRule].map(([rule, lines]) => {
+    const count = report.counts[rule] ?? lines.length;
+    return `  ${rule.padEnd(width)}  ${String(count).padStart(3)}  ${lines.length === 1 ? "line" : "lines"} ${lines.join(", ")}`;
+  });
+  const rules = byRule.size === 1 ? "1 rule" : `${byRule.size} rules`;
+  return [`${name}: ${total} ${total === 1 ? "secret" : "secrets"} found by ${rules}; create and publish would redact them (nothing written)`, ...rows].join("\n");
+}
+
+async function readStdinCapped(io: Io): Promise<Uint8Array> {
+  const bytes = await readStdin(io, SCAN_MAX_BYTES);
+  if (bytes === "too_large") {
+    throw new HandoffError("too_large", `stdin is larger than ${SCAN_MAX_BYTES} bytes (1 MiB)`, { hint: "scan a smaller handoff" });
+  }
+  return bytes;
+}
+
+/**
+ * Reads a regular file of at most `limit` bytes. Opens first and checks the open handle, so
+ * what is checked is what is read; O_NONBLOCK keeps a FIFO from hanging the open.
+ */
+export async function readRegularFile(path: string, limit: number): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "does not exist" : code === "EACCES" || code === "EPERM" ? "is not readable (permission denied)" : `cannot be opened (${code ?? "error"})`;
+    throw new HandoffError("unreadable", `${path} ${why}`, { hint: "pass a readable handoff file, or - for stdin", cause });
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new HandoffError("unreadable", `${path} is not a regular file`, { hint: "pass a handoff file, or - to read stdin" });
+    }
+    if (stat.size > limit) {
+      throw new HandoffError("too_large", `${path} is ${stat.size} bytes; the limit is ${limit} bytes (1 MiB)`, { hint: "scan a smaller handoff" });
+    }
+    // Read one byte past the cap, in case the file grew after fstat.
+    const buffer = new Uint8Array(limit + 1);
+    let size = 0;
+    while (size < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+    }
+    if (size > limit) throw new HandoffError("too_large", `${path} is larger than ${limit} bytes (1 MiB)`, { hint: "scan a smaller handoff" });
+    return buffer.subarray(0, size);
+  } catch (cause) {
+    if (cause instanceof HandoffError) throw cause;
+    throw new HandoffError("unreadable", `${path} could not be read (${(cause as NodeJS.ErrnoException).code ?? "error"})`, { cause });
+  } finally {
+    await handle.close();
+  }
+}
+
+function decodeUtf8(bytes: Uint8Array, source: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (cause) {
+    throw new HandoffError("unreadable", `${source === "-" ? "stdin" : source} is not UTF-8 text`, { hint: "scan a text handoff", cause });
+  }
+}
