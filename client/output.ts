@@ -1,5 +1,6 @@
 import type { CreateResult } from "./commands/create.js";
 import type { KernelCreateResult } from "./commands/create-kernel.js";
+import { describeRedaction, type RedactionSummary } from "../shared/redact/fields.js";
 
 /**
  * Human output for commands: plain text for stderr, built from a command's result value so the
@@ -19,6 +20,7 @@ export function formatCreateReport(result: CreateResult): string {
   if (metadata.resume_focus) lines.push(`  focus: ${oneLine(metadata.resume_focus)}`);
   lines.push(`  git: ${git ? describeGit(git, metadata.repository) : `none (cwd ${metadata.cwd})`}`);
   for (const note of result.notes) lines.push(`  note: ${note}`);
+  lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)}`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
@@ -53,6 +55,7 @@ export function formatKernelReport(result: KernelCreateResult): string {
     `  provenance: branch ${oneLine(String(provenance.branch))} at ${String(provenance.commit).slice(0, 12)}, ${provenance.dirty ? "dirty (tree hash recorded)" : "clean"}${artifacts ? `, ${artifacts} pinned artifact${artifacts === 1 ? "" : "s"}` : ""}`,
   ];
   for (const note of result.notes) lines.push(`  note: ${note}`);
+  lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)} (validated)`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
@@ -60,4 +63,10 @@ export function formatKernelReport(result: KernelCreateResult): string {
   }
   lines.push("", "Resume in a new session with:");
   return lines.join("\n");
+}
+
+/** "Redacted 2 secrets: ..." with one line per rule; nothing when the scan found nothing. */
+export function redactionLines(summary: RedactionSummary): string[] {
+  if (!summary.applied || summary.total === 0) return [];
+  return [`  redacted: ${summary.total} secret${summary.total === 1 ? "" : "s"} replaced by [REDACTED:<rule>]`, ...describeRedaction(summary).map((line) => `    ${line}`)];
 }

@@ -11,7 +11,8 @@ import { validateKernelValue } from "../../shared/kernel/validate.js";
 import { type GitCapture } from "../git.js";
 import { writeExclusive } from "../store.js";
 import { readRegularFile } from "../store-read.js";
-import type { CreateDeps, CreateWarning } from "./create.js";
+import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
+import { type CreateDeps, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 
 /**
  * `handoff create --format kernel`: a kernel.handoff/v1 manifest, the canonical JSON form. The
@@ -36,6 +37,8 @@ export interface KernelCreateOptions {
   to?: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** False only for an explicit --no-redact. */
+  redact?: boolean;
 }
 
 export interface KernelMetadata {
@@ -52,6 +55,7 @@ export interface KernelCreateResult {
   destination: "repository" | "chosen";
   retention: string;
   notes: string[];
+  redaction: RedactionSummary;
 }
 
 export const KERNEL_RETENTION = "written into the repository, uncommitted: commit and push it (or publish it) so another machine can resume";
@@ -70,11 +74,15 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
       hint: git ? "make a first commit, or use --format ce" : "run it inside a git repository, or use --format ce",
     });
   }
+  // Every string the agent wrote is scanned on its own, so a replacement never breaks the JSON.
+  const redactor = options.redact === false ? undefined : new RedactionCollector();
+  const partial = redactor ? redactor.json(parsed.value) : parsed.value;
+  const name = options.name !== undefined && redactor ? redactor.text("--title", options.name) : options.name;
   const now = deps.now();
   const notes: string[] = [];
   const dirty = git.dirty > 0;
   const captured = {
-    name: options.name ?? basename(git.toplevel),
+    name: name ?? basename(git.toplevel),
     created: now.toISOString(),
     branch: git.branch ?? "HEAD",
     commit: git.head,
@@ -82,10 +90,10 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     artifacts: options.pins.map((pin) => pinArtifact(resolve(options.cwd, pin), git.toplevel)),
     ...(dirty ? { dirty_tree_sha256: await dirtyTreeSha256(git.toplevel, options.env) } : {}),
   };
-  if (options.name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
+  if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
 
   const target = kernelTarget(options, git, captured.name, now);
-  const build = (path: string) => validated(buildKernelManifest(parsed.value, captured, { manifestPath: promptPath(git.toplevel, path) }));
+  const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));
   // Validate before reserving any name, so an invalid manifest leaves no file behind; the
   // callback rebuilds it for the name actually won (only the default resume prompt differs).
   let manifest = build(`${target.dir}${sep}${target.stem}${target.ext}`);
@@ -96,9 +104,10 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   const { identity, provenance } = manifest as { identity: Record<string, unknown>; provenance: Record<string, unknown> };
 
   const warnings: CreateWarning[] = [];
+  if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   if (written.takenName) warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   const localRoots = [git.toplevel, options.cwd].filter((p) => p !== "/");
-  warnings.push(...continuityWarnings({ git, body: options.partialText, localRoots }));
+  warnings.push(...continuityWarnings({ git, body: JSON.stringify(partial), localRoots }));
   return {
     path: written.path,
     format: KERNEL_FORMAT,
@@ -108,6 +117,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     destination: options.to === undefined ? "repository" : "chosen",
     retention: KERNEL_RETENTION,
     notes,
+    redaction: redactor ? redactor.summary() : NOT_REDACTED,
   };
 }
 

@@ -6,6 +6,7 @@ import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
 import { EXIT, HandoffError } from "../../shared/errors.js";
+import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
 import { slug } from "../../shared/slug.js";
 import { parseCommandArgs } from "../args.js";
@@ -35,6 +36,8 @@ Options:
                    repository; the body is a partial manifest in JSON; validated before writing).
   --pin PATH       With --format kernel: pin a repository file (provenance.artifacts, sha256).
   --local          Keep it local (the default; publishing comes later).
+  --no-redact      Do not replace secrets by [REDACTED:<rule>] (prints a warning). By default
+                   every secret found is replaced before anything is written.
   --json           Print {path, format, metadata, warnings, resume_command} on stdout.
 
 Default destination: /tmp/compound-engineering-$UID/ce-handoff/<repo-namespace>/<slug>.md
@@ -54,6 +57,8 @@ export interface CreateOptions {
   to?: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** False only for an explicit --no-redact. */
+  redact?: boolean;
 }
 
 export interface CreateDeps {
@@ -76,8 +81,15 @@ export interface CreateResult {
   retention: string;
   /** What was filled in for the user (derived title, summary). */
   notes: string[];
+  /** Secrets replaced by [REDACTED:<rule>] before anything was written: counts and places, never values. */
+  redaction: RedactionSummary;
   git?: Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "namespace">;
 }
+
+export const NOT_REDACTED_WARNING: CreateWarning = {
+  code: "not_redacted",
+  message: "--no-redact: written without scanning for secrets; check it before you share it",
+};
 
 export const MANAGED_RETENTION = "the managed store lives in /tmp: the OS may delete it; publish or copy it to keep it";
 export const CHOSEN_RETENTION = "written where you chose; Handoff keeps no other copy";
@@ -98,10 +110,14 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     });
   }
   const git = await deps.captureGit(options.cwd, options.env);
+  // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
+  const redactor = options.redact === false ? undefined : new RedactionCollector();
+  const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
+  const body = clean("body", options.body);
   const notes: string[] = [];
-  const title = options.title ?? deriveTitle(options.body) ?? "Untitled handoff";
+  const title = options.title !== undefined ? clean("title", options.title) : (deriveTitle(body) ?? "Untitled handoff");
   if (options.title === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
-  const summary = options.summary ?? deriveSummary(options.body) ?? title;
+  const summary = options.summary !== undefined ? clean("summary", options.summary) : (deriveSummary(body) ?? title);
   if (options.summary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
   if (options.keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
 
@@ -110,10 +126,10 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     created_at: deps.now().toISOString(),
     title,
     summary,
-    keywords: options.keywords,
+    keywords: options.keywords.map((keyword, i) => clean(`keywords[${i}]`, keyword)),
     cwd: options.cwd,
   };
-  if (options.focus) metadata.resume_focus = options.focus;
+  if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
   if (git) {
     metadata.repository = git.repository;
     if (git.repo_root_sha) metadata.repo_root_sha = git.repo_root_sha;
@@ -122,18 +138,17 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     if (git.worktree_path) metadata.worktree_path = git.worktree_path;
   }
 
-  // SEAM (lead): redact secrets from `options.body` and the metadata strings here, before any byte
-  // is written; --format kernel and --publish branch off here too.
-  const bytes = new TextEncoder().encode(serializeCeDocument(metadata, options.body));
+  const bytes = new TextEncoder().encode(serializeCeDocument(metadata, body));
 
   const warnings: CreateWarning[] = [];
+  if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   const target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenTarget(resolve(options.cwd, options.to), title);
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   }
   const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
-  warnings.push(...continuityWarnings({ git, body: options.body, localRoots }));
+  warnings.push(...continuityWarnings({ git, body, localRoots }));
 
   const result: CreateResult = {
     path: written.path,
@@ -144,6 +159,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     destination: options.to === undefined ? "managed" : "chosen",
     retention: options.to === undefined ? MANAGED_RETENTION : CHOSEN_RETENTION,
     notes,
+    redaction: redactor ? redactor.summary() : NOT_REDACTED,
   };
   if (git) {
     const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
@@ -188,6 +204,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     format: { type: "string" },
     pin: { type: "string", multiple: true },
     local: { type: "boolean" },
+    "no-redact": { type: "boolean" },
   });
   const format = values.format ?? "ce";
   if (format !== "ce" && format !== "kernel") {
@@ -200,7 +217,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (format === "kernel") {
     const { createKernelHandoff } = await import("./create-kernel.js");
     const result = await createKernelHandoff(
-      { partialText: body, name: nonEmptyFlag("title", values.title), pins: values.pin ?? [], to: values.to, cwd: io.cwd, env: io.env },
+      {
+        partialText: body,
+        name: nonEmptyFlag("title", values.title),
+        pins: values.pin ?? [],
+        to: values.to,
+        cwd: io.cwd,
+        env: io.env,
+        redact: !values["no-redact"],
+      },
       { now: () => new Date(), captureGit },
     );
     io.err(formatKernelReport(result));
@@ -217,6 +242,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       to: values.to,
       cwd: io.cwd,
       env: io.env,
+      redact: !values["no-redact"],
     },
     { now: () => new Date(), captureGit },
   );

@@ -55,7 +55,7 @@ describe("handoff create (golden)", () => {
     const run = await runCli(["create", "--json", "--summary", "One line.", "--local"], { cwd, env: box.env, input: BODY });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(Object.keys(result)).toEqual(["path", "format", "metadata", "warnings", "resume_command", "destination", "retention", "notes"]);
+    expect(Object.keys(result)).toEqual(["path", "format", "metadata", "warnings", "resume_command", "destination", "retention", "notes", "redaction"]);
     expect(result).toMatchObject({
       path: join(box.root, "ce-handoff", "general", "auth-refactor.md"),
       format: "ce-handoff/v1",
@@ -70,7 +70,7 @@ describe("handoff create (golden)", () => {
     ["a whitespace-only body", ["create"], "  \n\t\n", 1],
     ["an unknown flag", ["create", "--bogus"], BODY, 2],
     ["an empty --title", ["create", "--title", " "], BODY, 2],
-    ["--format kernel (not on this branch)", ["create", "--format", "kernel"], BODY, 2],
+    ["an unknown --format", ["create", "--format", "yaml"], BODY, 2],
     ["a missing --body-file", ["create", "--body-file", "nope.md"], "", 3],
   ])("refuses %s", async (_name, args, input, code) => {
     const box = sandbox();
