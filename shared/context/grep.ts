@@ -68,6 +68,12 @@ function literal(pattern: string, why: string): GrepMatcher {
  * Why a pattern could backtrack badly (undefined when it cannot), and how many quantifiers it
  * has. Conservative: it may refuse a safe pattern (then matched literally), never the reverse
  * for the shapes it knows.
+ *
+ * @example
+ * ```ts
+ * analyseRegex("^export (async )?function") // { quantifiers: 1 }
+ * analyseRegex("(a+)+$") // { unsafe: "nested quantifiers can backtrack exponentially", quantifiers: 1 }
+ * ```
  */
 export function analyseRegex(pattern: string): { unsafe?: string; quantifiers: number } {
   if (pattern.length > MAX_PATTERN_CHARS) return { unsafe: `longer than ${MAX_PATTERN_CHARS} characters`, quantifiers: 0 };

@@ -54,7 +54,14 @@ const SelectorSchema = z.looseObject({
   reason: z.string().optional(),
 });
 
-/** Token estimate used everywhere in compile and receipts: directional, not exact. */
+/**
+ * Token estimate used everywhere in compile and receipts: directional, not exact.
+ *
+ * @example
+ * ```ts
+ * estimateTokens("hello") // 2
+ * ```
+ */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
@@ -109,7 +116,15 @@ export function selectorProblem(selector: unknown): string | undefined {
   return undefined;
 }
 
-/** Why a path is not a safe repository-relative path, or undefined. */
+/**
+ * Why a path is not a safe repository-relative path, or undefined.
+ *
+ * @example
+ * ```ts
+ * repoPathProblem("docs/a.md") // undefined
+ * repoPathProblem("/etc/passwd") // "path is absolute; selectors name repository-relative paths"
+ * ```
+ */
 export function repoPathProblem(path: string): string | undefined {
   if (path === "" || path.includes("\0")) return "path is empty or contains NUL";
   if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path)) return "path is absolute; selectors name repository-relative paths";

@@ -5,14 +5,28 @@
  * @example
  * ```ts
  * foldText("Résumé AUTH") // "resume auth"
- * wordTokens("fix-auth_flow v2.md") // ["fix", "auth", "flow", "v2", "md"]
  * ```
  */
 export function foldText(text: string): string {
+  // Discovery folds every title of thousands of candidates; most are ASCII and need no NFKD.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
-/** Folded words: runs of letters and digits; everything else separates. */
+/**
+ * Folded words: runs of letters and digits; everything else separates.
+ *
+ * @example
+ * ```ts
+ * wordTokens("Fix-Auth_flow v2.md") // ["fix", "auth", "flow", "v2", "md"]
+ * ```
+ */
 export function wordTokens(text: string): string[] {
-  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter((token) => token.length > 0);
+  if (text === "") return [];
+  const separator = ASCII.test(text) ? ASCII_SEPARATOR : SEPARATOR;
+  return foldText(text).split(separator).filter((token) => token.length > 0);
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SEPARATOR = /[^a-z0-9]+/;
+const SEPARATOR = /[^\p{L}\p{N}]+/u;

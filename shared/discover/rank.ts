@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describeAge } from "./age.js";
-import { wordTokens } from "./fold.js";
+import { foldText, wordTokens } from "./fold.js";
 import { normaliseRepository, sameCommit } from "./repo-identity.js";
 
 /**
@@ -132,15 +132,49 @@ const FLOOR = 0.001;
  * ```
  */
 export function rankCandidates(candidates: CandidateMeta[], query: RankQuery): RankedCandidate[] {
-  const queryTokens = [...new Set(query.keywords.flatMap(wordTokens))];
-  const queryKeywords = [...new Set(query.keywords.map(normalisedKeyword).filter((k) => k.length > 0))];
-  const ranked = candidates.map((candidate) => scoreCandidate(candidate, query, queryTokens, queryKeywords));
-  return ranked.sort(compareRanked);
+  const prepared = prepareQuery(query);
+  return candidates.map((candidate) => scoreCandidate(candidate, prepared)).sort(compareRanked);
 }
 
-/** Whether a ranked candidate belongs in the shortlist at all. */
+/**
+ * Whether a ranked candidate belongs in the shortlist at all.
+ *
+ * @example
+ * ```ts
+ * rankCandidates(candidates, query).filter(relevant).slice(0, limit)
+ * ```
+ */
 export function relevant(candidate: { score: number }): boolean {
   return candidate.score > 0;
+}
+
+/** The query side, normalised once: discovery scores thousands of candidates against it. */
+interface PreparedQuery {
+  tokens: string[];
+  keywords: string[];
+  now: number;
+  rootSha?: string;
+  repository?: string;
+  branch?: string;
+  here?: string;
+  cwd: string;
+  toplevel?: string;
+}
+
+function prepareQuery(query: RankQuery): PreparedQuery {
+  const { current } = query;
+  const here = current.worktree_path ?? current.toplevel;
+  return {
+    tokens: [...new Set(query.keywords.flatMap(wordTokens))],
+    keywords: [...new Set(query.keywords.map(normalisedKeyword).filter((k) => k.length > 0))],
+    now: query.now,
+    cwd: trimSlashes(current.cwd),
+    ...(current.repo_root_sha ? { rootSha: current.repo_root_sha } : {}),
+    ...(current.repository ? { repository: normaliseRepository(current.repository) } : {}),
+    ...(current.branch ? { branch: current.branch } : {}),
+    ...(here ? { here: trimSlashes(here) } : {}),
+    ...(current.toplevel ? { toplevel: trimSlashes(current.toplevel) } : {}),
+  };
 }
 
 function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
@@ -149,69 +183,69 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-function scoreCandidate(
-  candidate: CandidateMeta,
-  query: RankQuery,
-  queryTokens: string[],
-  queryKeywords: string[],
-): RankedCandidate {
+function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery): RankedCandidate {
   const fm = candidate.indexed ? (candidate.frontmatter ?? {}) : {};
   const reasons: string[] = [];
   if (!candidate.indexed) reasons.push("unindexed: no frontmatter, ranked by file name and age only");
 
-  const keywordPart = keywordScore(candidate, fm, queryTokens, queryKeywords, reasons);
-  const timestampMs = recencyTimestamp(candidate, fm);
-  if (queryTokens.length > 0 && keywordPart === 0) {
-    return { ...candidate, score: 0, reasons: [...reasons, "no keyword matches"], timestampMs };
+  const keywordPart = keywordScore(candidate, fm, query, reasons);
+  const created = parsedTime(fm.created_at);
+  const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
+  if (query.tokens.length > 0 && keywordPart === 0) {
+    reasons.push("no keyword matches");
+    return { ...candidate, score: 0, reasons, timestampMs };
   }
 
-  let score = keywordPart;
-  score += affinityScore(candidate, fm, query.current, reasons);
+  let score = keywordPart + affinityScore(candidate, fm, query, reasons);
   const ageMs = Math.max(0, query.now - timestampMs);
   if (Number.isFinite(ageMs)) {
     score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
-    const verb = candidate.indexed && parsedTime(fm.created_at) !== undefined ? "created" : "modified";
-    reasons.push(`${verb} ${describeAge(ageMs)}`);
+    reasons.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
   }
   return { ...candidate, score: round(Math.max(score, FLOOR)), reasons, timestampMs };
 }
 
-function keywordScore(
-  candidate: CandidateMeta,
-  fm: CandidateFrontmatter,
-  queryTokens: string[],
-  queryKeywords: string[],
-  reasons: string[],
-): number {
-  if (queryTokens.length === 0) return 0;
+function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
+  if (query.tokens.length === 0) return 0;
+  // Every token or prefix hit is a substring hit, so one scan rules most of a large store out
+  // before any tokenising.
+  const fileStem = candidate.fileName.replace(/\.[^.]*$/, "");
+  const haystack = foldText(`${fm.title ?? ""} ${fm.summary ?? ""} ${fm.resume_focus ?? ""} ${(fm.keywords ?? []).join(" ")} ${fileStem}`);
+  if (!query.tokens.some((token) => haystack.includes(token))) return 0;
   const fields: Record<(typeof FIELD_WEIGHTS)[number]["field"], string[]> = {
     title: wordTokens(fm.title ?? ""),
     keywords: (fm.keywords ?? []).flatMap(wordTokens),
     "resume focus": wordTokens(fm.resume_focus ?? ""),
     summary: wordTokens(fm.summary ?? ""),
-    "file name": wordTokens(candidate.fileName.replace(/\.[^.]*$/, "")),
+    "file name": wordTokens(fileStem),
   };
   let score = 0;
-  const matched = new Set<string>();
+  let matched = 0;
+  const seen = new Set<string>();
   for (const { field, says, exact, prefix } of FIELD_WEIGHTS) {
-    const hits: string[] = [];
-    for (const token of queryTokens) {
+    let hits: string[] | undefined;
+    for (const token of query.tokens) {
       const weight = tokenWeight(token, fields[field], exact, prefix);
       if (weight === 0) continue;
       score += weight;
-      hits.push(token);
-      matched.add(token);
+      (hits ??= []).push(token);
+      if (!seen.has(token)) {
+        seen.add(token);
+        matched++;
+      }
     }
-    if (hits.length > 0) reasons.push(`${says} ${quoteList(hits)}`);
+    if (hits) reasons.push(`${says} ${quoteList(hits)}`);
   }
-  if (matched.size === 0) return 0;
-  score += (WEIGHT.coverage * matched.size) / queryTokens.length;
+  if (matched === 0) return 0;
+  score += (WEIGHT.coverage * matched) / query.tokens.length;
 
-  const own = new Set((fm.keywords ?? []).map(normalisedKeyword));
-  const overlap = queryKeywords.filter((keyword) => own.has(keyword));
-  if (overlap.length > 0) {
-    score += WEIGHT.keywordOverlap * overlap.length;
-    reasons.push(`keywords overlap: ${quoteList(overlap)} (${overlap.length} of ${queryKeywords.length})`);
+  if (fm.keywords && fm.keywords.length > 0) {
+    const own = new Set(fm.keywords.map(normalisedKeyword));
+    const overlap = query.keywords.filter((keyword) => own.has(keyword));
+    if (overlap.length > 0) {
+      score += WEIGHT.keywordOverlap * overlap.length;
+      reasons.push(`keywords overlap: ${quoteList(overlap)} (${overlap.length} of ${query.keywords.length})`);
+    }
   }
   return score;
 }
@@ -226,65 +260,51 @@ function tokenWeight(token: string, fieldTokens: string[], exact: number, prefix
   return best;
 }
 
-function affinityScore(
-  candidate: CandidateMeta,
-  fm: CandidateFrontmatter,
-  current: RankQuery["current"],
-  reasons: string[],
-): number {
+function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
   let score = 0;
   let sameRepo = false;
-  if (fm.repo_root_sha && current.repo_root_sha && sameCommit(fm.repo_root_sha, current.repo_root_sha)) {
+  if (fm.repo_root_sha && query.rootSha && sameCommit(fm.repo_root_sha, query.rootSha)) {
     score += WEIGHT.repoRoot;
     sameRepo = true;
-    reasons.push(`same repository (root ${current.repo_root_sha.slice(0, 8)})`);
-  } else if (fm.repository && current.repository && normaliseRepository(fm.repository) === normaliseRepository(current.repository)) {
+    reasons.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
+  } else if (fm.repository && query.repository && normaliseRepository(fm.repository) === query.repository) {
     score += WEIGHT.repository;
     sameRepo = true;
     reasons.push(`same repository (${fm.repository})`);
-  } else if (current.repo_root_sha && storedUnderNamespace(candidate.path, current.repo_root_sha)) {
+  } else if (query.rootSha && storedUnderNamespace(candidate.path, query.rootSha)) {
     score += WEIGHT.location;
     reasons.push("stored in this repository's handoff folder");
   }
-  if (sameRepo && fm.branch && current.branch && fm.branch === current.branch) {
+  if (sameRepo && fm.branch && fm.branch === query.branch) {
     score += WEIGHT.branch;
     reasons.push(`same branch '${fm.branch}'`);
   }
-  const here = current.worktree_path ?? current.toplevel;
-  if (fm.worktree_path && here && samePath(fm.worktree_path, here)) {
+  if (fm.worktree_path && query.here && trimSlashes(fm.worktree_path) === query.here) {
     score += WEIGHT.worktree;
     reasons.push("same worktree");
   }
-  if (fm.cwd) score += cwdAffinity(fm.cwd, current, reasons);
+  if (fm.cwd) score += cwdAffinity(trimSlashes(fm.cwd), query, reasons);
   return score;
 }
 
-function cwdAffinity(cwd: string, current: RankQuery["current"], reasons: string[]): number {
-  const captured = trimSlashes(cwd);
-  const now = trimSlashes(current.cwd);
-  if (captured === now) {
+function cwdAffinity(captured: string, query: PreparedQuery, reasons: string[]): number {
+  if (captured === query.cwd) {
     reasons.push("same working directory");
     return WEIGHT.cwdSame;
   }
-  if (isInside(now, captured)) {
+  if (isInside(query.cwd, captured)) {
     reasons.push(`captured in a parent directory (${captured})`);
     return WEIGHT.cwdRelated;
   }
-  if (isInside(captured, now)) {
+  if (isInside(captured, query.cwd)) {
     reasons.push(`captured in a subdirectory (${captured})`);
     return WEIGHT.cwdRelated;
   }
-  if (current.toplevel && isInside(captured, trimSlashes(current.toplevel))) {
+  if (query.toplevel && isInside(captured, query.toplevel)) {
     reasons.push("captured inside this checkout");
     return WEIGHT.insideCheckout;
   }
   return 0;
-}
-
-function recencyTimestamp(candidate: CandidateMeta, fm: CandidateFrontmatter): number {
-  const created = parsedTime(fm.created_at);
-  if (created !== undefined) return created;
-  return Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0;
 }
 
 function parsedTime(value: string | undefined): number | undefined {
@@ -309,10 +329,6 @@ function storedUnderNamespace(path: string, rootSha: string): boolean {
 
 function trimSlashes(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
-}
-
-function samePath(a: string, b: string): boolean {
-  return trimSlashes(a) === trimSlashes(b);
 }
 
 function isInside(child: string, parent: string): boolean {

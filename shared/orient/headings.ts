@@ -21,7 +21,14 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const LIST_OR_QUOTE = /^ {0,3}(?:[-*+>]|\d{1,9}[.)])(?:[ \t]|$)/;
 
-/** Splits text into lines, accepting LF and CRLF. */
+/**
+ * Splits text into lines, accepting LF and CRLF.
+ *
+ * @example
+ * ```ts
+ * splitLines("a\r\nb\n") // ["a", "b"]
+ * ```
+ */
 export function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
   // A final newline ends the last line; it does not start an empty one.

@@ -48,6 +48,14 @@ export const ORIENTATION_LIMITS = {
   items: 50,
 } as const;
 
+/**
+ * An orientation with nothing found yet.
+ *
+ * @example
+ * ```ts
+ * emptyOrientation().progress // []
+ * ```
+ */
 export function emptyOrientation(): Orientation {
   return { progress: [], decisions: [], unfinished: [], verification: [], warnings: [], references: [] };
 }
