@@ -1,0 +1,344 @@
+import { z } from "zod";
+import { describeAge } from "./age.js";
+import { foldText, wordTokens } from "./fold.js";
+import { normaliseRepository, sameCommit } from "./repo-identity.js";
+
+/**
+ * Ranking of discovery candidates from what discovery may read: bounded frontmatter, the file
+ * name, the location and filesystem metadata. Never a body.
+ */
+
+/** The frontmatter fields ranking uses; a structural subset of the ce-handoff/v1 frontmatter. */
+export interface CandidateFrontmatter {
+  title?: string;
+  summary?: string;
+  keywords?: string[];
+  created_at?: string;
+  cwd?: string;
+  repository?: string;
+  repo_root_sha?: string;
+  branch?: string;
+  head?: string;
+  worktree_path?: string;
+  resume_focus?: string;
+}
+
+export interface CandidateMeta {
+  path: string;
+  /** false: no frontmatter within bounds; ranked by file name and age only. */
+  indexed: boolean;
+  mtimeMs: number;
+  fileName: string;
+  frontmatter?: CandidateFrontmatter;
+}
+
+export interface RankQuery {
+  keywords: string[];
+  /** Epoch milliseconds, passed in so ranking is a pure function. */
+  now: number;
+  current: {
+    cwd: string;
+    repository?: string;
+    repo_root_sha?: string;
+    worktree_path?: string;
+    toplevel?: string;
+    branch?: string;
+  };
+}
+
+export interface RankedCandidate extends CandidateMeta {
+  /** 0 means not relevant (keywords were given and none matched); see `relevant`. */
+  score: number;
+  reasons: string[];
+  /** created_at when indexed and parseable, else mtime: the recency the score used. */
+  timestampMs: number;
+}
+
+const optionalString = z.string().optional().catch(undefined);
+
+/**
+ * Picks the ranking fields from frontmatter written by any tool: a field of the wrong type is
+ * dropped rather than failing the whole candidate, because metadata is an index, not a gate.
+ *
+ * @example
+ * ```ts
+ * candidateFrontmatter({ title: "Auth", keywords: ["a", 3], cwd: 7 })
+ * // { title: "Auth", keywords: ["a"] }
+ * ```
+ */
+export function candidateFrontmatter(data: unknown): CandidateFrontmatter {
+  const parsed = CandidateFrontmatterSchema.safeParse(data);
+  if (!parsed.success) return {};
+  const out: CandidateFrontmatter = {};
+  for (const [key, value] of Object.entries(parsed.data)) {
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+const CandidateFrontmatterSchema = z.object({
+  title: optionalString,
+  summary: optionalString,
+  keywords: z
+    .array(z.unknown())
+    .transform((items) => items.filter((item): item is string => typeof item === "string"))
+    .optional()
+    .catch(undefined),
+  created_at: optionalString,
+  cwd: optionalString,
+  repository: optionalString,
+  repo_root_sha: optionalString,
+  branch: optionalString,
+  head: optionalString,
+  worktree_path: optionalString,
+  resume_focus: optionalString,
+});
+
+// Title hits weigh most: a title is what a person wrote to tell handoffs apart.
+const FIELD_WEIGHTS = [
+  { field: "title", says: "title matches", exact: 6, prefix: 3.5 },
+  { field: "keywords", says: "keywords include", exact: 4, prefix: 2.5 },
+  { field: "resume focus", says: "resume focus matches", exact: 3, prefix: 1.8 },
+  { field: "summary", says: "summary matches", exact: 2, prefix: 1.2 },
+  { field: "file name", says: "file name matches", exact: 2, prefix: 1.2 },
+] as const;
+
+const WEIGHT = {
+  coverage: 4,
+  keywordOverlap: 2,
+  repoRoot: 5,
+  repository: 3,
+  location: 1.5,
+  branch: 1,
+  worktree: 2,
+  cwdSame: 2,
+  cwdRelated: 1,
+  insideCheckout: 1,
+  recency: 3,
+} as const;
+
+/** Hours for the recency signal to halve; hyperbolic so it never reaches zero. */
+const RECENCY_HALF_HOURS = 48;
+/** Keeps every candidate above zero when no keywords were given: all are relevant then. */
+const FLOOR = 0.001;
+
+/**
+ * Scores and orders candidates, best first, each with plain-word reasons.
+ *
+ * @example
+ * ```ts
+ * const [best] = rankCandidates(candidates, { keywords: ["auth"], now: Date.now(), current: { cwd } });
+ * best.reasons // ["title matches 'auth'", "same repository (root 1a2b3c4d)", "created 2 hours ago"]
+ * ```
+ */
+export function rankCandidates(candidates: CandidateMeta[], query: RankQuery): RankedCandidate[] {
+  const prepared = prepareQuery(query);
+  return candidates.map((candidate) => scoreCandidate(candidate, prepared)).sort(compareRanked);
+}
+
+/**
+ * Whether a ranked candidate belongs in the shortlist at all.
+ *
+ * @example
+ * ```ts
+ * rankCandidates(candidates, query).filter(relevant).slice(0, limit)
+ * ```
+ */
+export function relevant(candidate: { score: number }): boolean {
+  return candidate.score > 0;
+}
+
+/** The query side, normalised once: discovery scores thousands of candidates against it. */
+interface PreparedQuery {
+  tokens: string[];
+  keywords: string[];
+  now: number;
+  rootSha?: string;
+  repository?: string;
+  branch?: string;
+  here?: string;
+  cwd: string;
+  toplevel?: string;
+}
+
+function prepareQuery(query: RankQuery): PreparedQuery {
+  const { current } = query;
+  const here = current.worktree_path ?? current.toplevel;
+  return {
+    tokens: [...new Set(query.keywords.flatMap(wordTokens))],
+    keywords: [...new Set(query.keywords.map(normalisedKeyword).filter((k) => k.length > 0))],
+    now: query.now,
+    cwd: trimSlashes(current.cwd),
+    ...(current.repo_root_sha ? { rootSha: current.repo_root_sha } : {}),
+    ...(current.repository ? { repository: normaliseRepository(current.repository) } : {}),
+    ...(current.branch ? { branch: current.branch } : {}),
+    ...(here ? { here: trimSlashes(here) } : {}),
+    ...(current.toplevel ? { toplevel: trimSlashes(current.toplevel) } : {}),
+  };
+}
+
+function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.timestampMs !== b.timestampMs) return b.timestampMs - a.timestampMs;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery): RankedCandidate {
+  const fm = candidate.indexed ? (candidate.frontmatter ?? {}) : {};
+  const reasons: string[] = [];
+  if (!candidate.indexed) reasons.push("unindexed: no frontmatter, ranked by file name and age only");
+
+  const keywordPart = keywordScore(candidate, fm, query, reasons);
+  const created = parsedTime(fm.created_at);
+  const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
+  if (query.tokens.length > 0 && keywordPart === 0) {
+    reasons.push("no keyword matches");
+    return { ...candidate, score: 0, reasons, timestampMs };
+  }
+
+  let score = keywordPart + affinityScore(candidate, fm, query, reasons);
+  const ageMs = Math.max(0, query.now - timestampMs);
+  if (Number.isFinite(ageMs)) {
+    score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
+    reasons.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
+  }
+  return { ...candidate, score: round(Math.max(score, FLOOR)), reasons, timestampMs };
+}
+
+function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
+  if (query.tokens.length === 0) return 0;
+  // Every token or prefix hit is a substring hit, so one scan rules most of a large store out
+  // before any tokenising.
+  const fileStem = candidate.fileName.replace(/\.[^.]*$/, "");
+  const haystack = foldText(`${fm.title ?? ""} ${fm.summary ?? ""} ${fm.resume_focus ?? ""} ${(fm.keywords ?? []).join(" ")} ${fileStem}`);
+  if (!query.tokens.some((token) => haystack.includes(token))) return 0;
+  const fields: Record<(typeof FIELD_WEIGHTS)[number]["field"], string[]> = {
+    title: wordTokens(fm.title ?? ""),
+    keywords: (fm.keywords ?? []).flatMap(wordTokens),
+    "resume focus": wordTokens(fm.resume_focus ?? ""),
+    summary: wordTokens(fm.summary ?? ""),
+    "file name": wordTokens(fileStem),
+  };
+  let score = 0;
+  let matched = 0;
+  const seen = new Set<string>();
+  for (const { field, says, exact, prefix } of FIELD_WEIGHTS) {
+    let hits: string[] | undefined;
+    for (const token of query.tokens) {
+      const weight = tokenWeight(token, fields[field], exact, prefix);
+      if (weight === 0) continue;
+      score += weight;
+      (hits ??= []).push(token);
+      if (!seen.has(token)) {
+        seen.add(token);
+        matched++;
+      }
+    }
+    if (hits) reasons.push(`${says} ${quoteList(hits)}`);
+  }
+  if (matched === 0) return 0;
+  score += (WEIGHT.coverage * matched) / query.tokens.length;
+
+  if (fm.keywords && fm.keywords.length > 0) {
+    const own = new Set(fm.keywords.map(normalisedKeyword));
+    const overlap = query.keywords.filter((keyword) => own.has(keyword));
+    if (overlap.length > 0) {
+      score += WEIGHT.keywordOverlap * overlap.length;
+      reasons.push(`keywords overlap: ${quoteList(overlap)} (${overlap.length} of ${query.keywords.length})`);
+    }
+  }
+  return score;
+}
+
+function tokenWeight(token: string, fieldTokens: string[], exact: number, prefix: number): number {
+  let best = 0;
+  for (const candidate of fieldTokens) {
+    if (candidate === token) return exact;
+    // Two letters at least: a one-letter prefix matches nearly everything.
+    if (token.length >= 2 && candidate.startsWith(token)) best = prefix;
+  }
+  return best;
+}
+
+function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
+  let score = 0;
+  let sameRepo = false;
+  if (fm.repo_root_sha && query.rootSha && sameCommit(fm.repo_root_sha, query.rootSha)) {
+    score += WEIGHT.repoRoot;
+    sameRepo = true;
+    reasons.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
+  } else if (fm.repository && query.repository && normaliseRepository(fm.repository) === query.repository) {
+    score += WEIGHT.repository;
+    sameRepo = true;
+    reasons.push(`same repository (${fm.repository})`);
+  } else if (query.rootSha && storedUnderNamespace(candidate.path, query.rootSha)) {
+    score += WEIGHT.location;
+    reasons.push("stored in this repository's handoff folder");
+  }
+  if (sameRepo && fm.branch && fm.branch === query.branch) {
+    score += WEIGHT.branch;
+    reasons.push(`same branch '${fm.branch}'`);
+  }
+  if (fm.worktree_path && query.here && trimSlashes(fm.worktree_path) === query.here) {
+    score += WEIGHT.worktree;
+    reasons.push("same worktree");
+  }
+  if (fm.cwd) score += cwdAffinity(trimSlashes(fm.cwd), query, reasons);
+  return score;
+}
+
+function cwdAffinity(captured: string, query: PreparedQuery, reasons: string[]): number {
+  if (captured === query.cwd) {
+    reasons.push("same working directory");
+    return WEIGHT.cwdSame;
+  }
+  if (isInside(query.cwd, captured)) {
+    reasons.push(`captured in a parent directory (${captured})`);
+    return WEIGHT.cwdRelated;
+  }
+  if (isInside(captured, query.cwd)) {
+    reasons.push(`captured in a subdirectory (${captured})`);
+    return WEIGHT.cwdRelated;
+  }
+  if (query.toplevel && isInside(captured, query.toplevel)) {
+    reasons.push("captured inside this checkout");
+    return WEIGHT.insideCheckout;
+  }
+  return 0;
+}
+
+function parsedTime(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : undefined;
+}
+
+function normalisedKeyword(keyword: string): string {
+  return wordTokens(keyword).join(" ");
+}
+
+/** The managed store names folders `<repo>-<first 12 hex of the root commit>`. */
+function storedUnderNamespace(path: string, rootSha: string): boolean {
+  const suffix = `-${rootSha.toLowerCase().slice(0, 12)}`;
+  if (suffix.length < 8) return false;
+  return path
+    .split(/[\\/]/)
+    .slice(0, -1)
+    .some((segment) => segment.toLowerCase().endsWith(suffix));
+}
+
+function trimSlashes(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+function isInside(child: string, parent: string): boolean {
+  return parent === "/" ? child.startsWith("/") && child !== "/" : child.startsWith(`${parent}/`);
+}
+
+function quoteList(items: string[]): string {
+  return items.map((item) => `'${item}'`).join(", ");
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}
