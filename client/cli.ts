@@ -12,6 +12,7 @@ export interface Command {
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   create: () => import("./commands/create.js"),
+  resume: () => import("./commands/resume.js"),
   validate: () => import("./commands/validate.js"),
   render: () => import("./commands/render.js"),
   scan: () => import("./commands/scan.js"),
@@ -27,6 +28,9 @@ Commands:
   create [FOCUS...]      Write a handoff (the default when no command is given).
                          Body from --body-file F or stdin; --title, --summary, --keyword K,
                          --to PATH, --format ce|kernel, --pin PATH, --json.
+  resume [SOURCE|KEYWORDS...]
+                         With a file, '-' or URL: orient from it (objective, state, drift).
+                         Without: shortlist likely handoffs from the managed store; selects nothing.
   validate FILE          Check a handoff or kernel manifest against its contract.
   render FILE.json       Render a kernel manifest to Markdown (never authoritative).
   scan FILE|-            Preview secret redaction: per rule the count and lines, never the secret.

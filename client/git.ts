@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { HandoffError } from "../shared/errors.js";
 import { basename, dirname } from "node:path";
 import type { ContinuityGit } from "../shared/ce/continuity.js";
 import { repositoryNamespace, sanitizeRepoName } from "../shared/namespace.js";
@@ -108,5 +110,20 @@ function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<strin
     execFile("git", args, { cwd, env: { ...env, ...GIT_ENV }, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => {
       resolve(error ? undefined : stdout.replace(/\n$/, ""));
     });
+  });
+}
+
+/** sha256 of `git diff --binary HEAD`, the kernel contract's fingerprint of uncommitted changes. */
+export function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      "git",
+      ["diff", "--binary", "HEAD"],
+      { cwd: toplevel, env: { ...env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error) reject(new HandoffError("io_failed", "git diff --binary HEAD failed", { hint: "check the repository", cause: error }));
+        else resolvePromise(createHash("sha256").update(stdout).digest("hex"));
+      },
+    );
   });
 }

@@ -61,6 +61,33 @@ export function openManagedRoot(roots: string[], uid: number = currentUid()): Ma
   throw last ?? new HandoffError("internal", "no managed store root to try");
 }
 
+/**
+ * Discovery's read-only check of a root: nothing is created or repaired. "missing" roots are
+ * simply not searched; a root that is a symlink, not a directory, owned by someone else, or
+ * writable by others is refused (someone else could have planted candidates in it).
+ */
+export function inspectManagedRoot(root: string, uid: number = currentUid()): "ok" | "missing" | HandoffError {
+  let fd: number;
+  try {
+    fd = openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    const code = errno(error);
+    if (code === "ENOENT") return "missing";
+    if (code === "ELOOP" || code === "ENOTDIR") {
+      return unsafe(`${root} is ${lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink" : "not a directory"}`, error);
+    }
+    return ioError(`cannot open the store folder ${root}`, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.uid !== uid) return unsafe(`${root} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
+    if ((stat.mode & 0o022) !== 0) return unsafe(`${root} is writable by others (mode ${(stat.mode & 0o777).toString(8)})`);
+    return "ok";
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `<root>/ce-handoff/<namespace>`, each level created 0700 and checked like the root. */
 export function ensureHandoffDir(root: string, namespace: string, uid: number = currentUid()): string {
   const store = join(root, STORE_FOLDER);

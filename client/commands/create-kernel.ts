@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, statSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -8,7 +7,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { buildKernelManifest, kernelManifestFileName, type PinnedArtifact } from "../../shared/kernel/build.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
-import { type GitCapture } from "../git.js";
+import { type GitCapture, dirtyTreeSha256 } from "../git.js";
 import { writeExclusive } from "../store.js";
 import { readRegularFile } from "../store-read.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
@@ -170,19 +169,4 @@ function pinArtifact(path: string, toplevel: string): PinnedArtifact {
   const bytes = readRegularFile(path, PIN_LIMIT, { what: "--pin" });
   if (bytes === "too_large") throw new HandoffError("too_large", `--pin ${path} is larger than ${PIN_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files" });
   return { path: inRepo.split(sep).join("/"), sha256: createHash("sha256").update(bytes).digest("hex") };
-}
-
-/** sha256 of `git diff --binary HEAD`, the kernel contract's fingerprint of uncommitted changes. */
-export function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      "git",
-      ["diff", "--binary", "HEAD"],
-      { cwd: toplevel, env: { ...env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error) reject(new HandoffError("io_failed", "git diff --binary HEAD failed", { hint: "check the repository", cause: error }));
-        else resolvePromise(createHash("sha256").update(stdout).digest("hex"));
-      },
-    );
-  });
 }

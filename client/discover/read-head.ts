@@ -6,7 +6,7 @@ export const HEAD_MAX_LINES = 64;
 const CHUNK = 2048;
 
 export type HeadRead =
-  | { kind: "head"; text: string; bytesRead: number; complete: boolean }
+  | { kind: "head"; bytes: Uint8Array; bytesRead: number }
   | { kind: "first-line"; firstLine: string; bytesRead: number }
   | { kind: "skipped"; reason: "not-regular" | "unreadable" };
 
@@ -41,7 +41,7 @@ export function readCandidateHead(path: string): HeadRead {
       length += n;
       if (closesWithin(buffer, before, length)) break;
     }
-    return { kind: "head", text: buffer.subarray(0, length).toString("utf8"), bytesRead: length, complete: length < HEAD_MAX_BYTES };
+    return { kind: "head", bytes: buffer.subarray(0, length), bytesRead: length };
   } catch {
     return { kind: "skipped", reason: "unreadable" };
   } finally {

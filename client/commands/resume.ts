@@ -1,0 +1,169 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { intFlag, parseCommandArgs } from "../args.js";
+import { discoverHandoffs } from "../discover/discover.js";
+import { captureGit } from "../git.js";
+import { httpRequest } from "../http.js";
+import { type Io, readStdin } from "../io.js";
+import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
+import { type OrientationResult, orientFromText } from "../resume/orient.js";
+import { managedRoots } from "../store.js";
+import { readRegularFile } from "../store-read.js";
+
+export const help = `Usage: handoff resume [SOURCE | FOLDER | KEYWORDS...] [options]
+
+With a SOURCE (a file of any format or author, '-' for stdin, or an http(s) URL): read it and
+print an orientation: objective, progress, decisions, current state, unfinished work, whether
+it is enough to resume from, and drift against the current checkout. The source's text is shown
+fenced as untrusted data. Nothing is executed, written or marked consumed.
+
+Without a source: search the managed store (or FOLDER / --in DIR) and print a shortlist of
+likely handoffs with match reasons. Nothing is selected: resume again with the one you choose.
+
+Options:
+  --in DIR               Search this folder instead of the managed store.
+  --limit N              Shortlist length (default 5).
+  --max-candidates N     Files considered per folder, most recent first (default 1000).
+  --json                 Print the result object (discovery or orientation) on stdout.
+
+Exit codes: 0 shortlist or orientation; 1 nothing matched, source insufficient, or hard
+divergence (another repository, or the recorded commit is not in this history); 2 usage;
+3 source unreadable (missing, permission, not a regular file, too large, HTTP error).
+`;
+
+/** A handoff is a small document; the cap keeps a wrong selection from flooding the session. */
+export const SOURCE_LIMIT = 1024 * 1024;
+const URL_TIMEOUT_MS = 15_000;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("resume", args, {
+    in: { type: "string" },
+    limit: { type: "string" },
+    "max-candidates": { type: "string" },
+  });
+  const limit = intFlag("limit", values.limit, 1, 100) ?? 5;
+  const maxCandidates = intFlag("max-candidates", values["max-candidates"], 1, 1_000_000) ?? 1000;
+  const json = Boolean(values.json);
+
+  const [first, ...rest] = positionals;
+  let boundary = values.in === undefined ? undefined : folder(resolve(io.cwd, values.in), "--in");
+  let keywords = positionals;
+  if (first !== undefined && values.in === undefined) {
+    const selection = classify(first, io.cwd);
+    if (selection.kind === "folder") {
+      boundary = selection.path;
+      keywords = rest;
+    } else if (selection.kind !== "keywords") {
+      if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
+      const text = await readSource(selection, io);
+      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env });
+      return printOrientation(result, io, json);
+    }
+  }
+
+  const git = await captureGit(io.cwd, io.env);
+  const result = discoverHandoffs({
+    boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+    keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
+    maxCandidates,
+    limit,
+    current: {
+      cwd: io.cwd,
+      ...(git?.repository ? { repository: git.repository } : {}),
+      ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+      ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+      ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+      ...(git?.branch ? { branch: git.branch } : {}),
+    },
+    now: Date.now(),
+  });
+  for (const warning of result.warnings) io.err(`warning: ${warning}`);
+  if (json) io.out(JSON.stringify(result, null, 2));
+  if (result.candidates.length === 0) {
+    io.err(formatNothingFound(result));
+    return EXIT.domain;
+  }
+  if (!json) io.out(formatShortlist(result));
+  return EXIT.ok;
+}
+
+export function printOrientation(result: OrientationResult, io: Io, json: boolean): number {
+  io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
+  return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
+}
+
+type Selection =
+  | { kind: "file"; path: string; label: string }
+  | { kind: "stdin"; label: string }
+  | { kind: "url"; url: string; label: string }
+  | { kind: "folder"; path: string }
+  | { kind: "keywords" };
+
+/**
+ * An explicit selection is anything that names a source: `-`, a URL, or an existing path. A word
+ * that names nothing on disk is a keyword, unless it plainly meant to be a path (a slash or a
+ * handoff file extension), in which case it is reported missing rather than searched for.
+ */
+function classify(word: string, cwd: string): Selection {
+  if (word === "-") return { kind: "stdin", label: "stdin" };
+  if (/^https?:\/\//i.test(word)) return { kind: "url", url: word, label: word };
+  const path = resolve(cwd, word);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return { kind: "folder", path };
+  if (stat) return { kind: "file", path, label: path };
+  if (/[\\/]/.test(word) || /\.(md|markdown|txt|json)$/i.test(word)) {
+    throw new HandoffError("unreadable", `cannot read ${path}: no such file`, {
+      hint: "check the path, or run 'handoff resume' without a source to list handoffs",
+    });
+  }
+  return { kind: "keywords" };
+}
+
+function folder(path: string, flag: string): string {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new HandoffError("usage", `${flag} ${path} is not a folder`, { hint: "pass an existing folder to search" });
+  }
+  return path;
+}
+
+async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<string> {
+  let bytes: Uint8Array | "too_large";
+  if (selection.kind === "stdin") {
+    if (io.stdinIsTTY) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
+    bytes = await readStdin(io, SOURCE_LIMIT);
+  } else if (selection.kind === "url") {
+    bytes = await readUrl(selection.url, io);
+  } else {
+    bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source" });
+  }
+  if (bytes === "too_large") {
+    throw new HandoffError("too_large", `${selection.label} is larger than ${SOURCE_LIMIT / 1024} KiB: too large to be a handoff`, {
+      hint: "select the handoff itself, not a log or transcript",
+    });
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new HandoffError("unreadable", `${selection.label} is not UTF-8 text`, { hint: "select a Markdown, text or JSON handoff" });
+  }
+}
+
+async function readUrl(url: string, io: Io): Promise<Uint8Array | "too_large"> {
+  const { readShareUrl } = await import("../resume/share-source.js");
+  const shared = await readShareUrl(url, io);
+  if (shared !== undefined) return shared;
+  let response;
+  try {
+    response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });
+  } catch (error) {
+    if (error instanceof HandoffError && error.reason === "too_large") return "too_large";
+    throw error;
+  }
+  if (response.status !== 200) {
+    throw new HandoffError("unreadable", `cannot read ${url}: HTTP ${response.status}`, {
+      hint: response.status === 404 ? "check the URL" : response.status === 401 || response.status === 403 ? "the page needs access you do not have; download it and resume from the file" : "try again later, or download it and resume from the file",
+    });
+  }
+  return response.bytes;
+}

@@ -1,0 +1,131 @@
+import { join } from "node:path";
+import { readFrontmatter } from "../../shared/ce/read-frontmatter.js";
+import { type CandidateMeta, type RankQuery, candidateFrontmatter, rankCandidates, relevant } from "../../shared/discover/rank.js";
+import type { HandoffError } from "../../shared/errors.js";
+import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
+import { enumerateCandidates } from "./enumerate.js";
+import { readCandidateHead } from "./read-head.js";
+
+/**
+ * Discovery without a selected source: bounded enumeration, bounded frontmatter reads, ranking,
+ * a shortlist. Selects nothing and never reads a body.
+ */
+
+export interface DiscoverOptions {
+  /** Folders to search: a user-given folder, or the managed roots' ce-handoff folders. */
+  boundaries: { path: string; managed: boolean }[];
+  keywords: string[];
+  maxCandidates: number;
+  limit: number;
+  current: RankQuery["current"];
+  now: number;
+}
+
+export interface ShortlistEntry {
+  path: string;
+  indexed: boolean;
+  title: string | null;
+  created_at: string | null;
+  summary: string | null;
+  score: number;
+  reasons: string[];
+  /** Why an unindexed candidate has no index (no frontmatter, no closing delimiter, ...). */
+  unindexed_reason?: string;
+  first_line?: string;
+}
+
+export interface DiscoveryResult {
+  boundary: string[];
+  filters: { keywords: string[]; max_candidates: number; limit: number };
+  candidates: ShortlistEntry[];
+  selected: null;
+  /** How much was looked at, so "nothing found" can say what was searched. */
+  searched: { files: number; relevant: number; truncated: boolean; skipped: { symlinks: number; special: number; escaped: number; overBound: number } };
+  /** Roots that were refused (unsafe) and why; discovery goes on with the others. */
+  warnings: string[];
+}
+
+export function discoverHandoffs(options: DiscoverOptions): DiscoveryResult {
+  const warnings: string[] = [];
+  const boundaries: string[] = [];
+  const metas: CandidateMeta[] = [];
+  const extra = new Map<string, { unindexed_reason?: string; first_line?: string }>();
+  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
+  let truncated = false;
+  let files = 0;
+
+  for (const boundary of options.boundaries) {
+    let dir = boundary.path;
+    if (boundary.managed) {
+      const state = inspectManagedRoot(boundary.path);
+      if (state === "missing") continue;
+      if (state !== "ok") {
+        warnings.push(`skipped the managed root: ${(state as HandoffError).message}`);
+        continue;
+      }
+      // The ce-handoff folder gets the same check: a symlink there would lead discovery elsewhere.
+      dir = join(boundary.path, STORE_FOLDER);
+      const store = inspectManagedRoot(dir);
+      if (store === "missing") continue;
+      if (store !== "ok") {
+        warnings.push(`skipped the managed store: ${(store as HandoffError).message}`);
+        continue;
+      }
+    }
+    let enumeration;
+    try {
+      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
+    } catch {
+      continue; // no ce-handoff folder yet: nothing to find there
+    }
+    boundaries.push(enumeration.boundary);
+    truncated ||= enumeration.truncated;
+    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
+    for (const file of enumeration.candidates) {
+      files++;
+      const head = readCandidateHead(file.path);
+      if (head.kind === "skipped") {
+        skipped.special++;
+        continue;
+      }
+      const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs, fileName: file.fileName };
+      if (head.kind === "first-line") {
+        extra.set(file.path, { unindexed_reason: "no frontmatter", first_line: head.firstLine });
+      } else {
+        const read = readFrontmatter(head.bytes);
+        if (read.kind === "indexed") {
+          meta.indexed = true;
+          meta.frontmatter = candidateFrontmatter(read.data);
+        } else {
+          extra.set(file.path, { unindexed_reason: read.reason });
+        }
+      }
+      metas.push(meta);
+    }
+  }
+
+  const ranked = rankCandidates(metas, { keywords: options.keywords, now: options.now, current: options.current }).filter(relevant);
+  const candidates = ranked.slice(0, options.limit).map((c): ShortlistEntry => {
+    const entry: ShortlistEntry = {
+      path: c.path,
+      indexed: c.indexed,
+      title: c.frontmatter?.title ?? null,
+      created_at: c.frontmatter?.created_at ?? null,
+      summary: c.frontmatter?.summary ?? null,
+      score: Math.round(c.score * 1000) / 1000,
+      reasons: c.reasons,
+    };
+    const more = extra.get(c.path);
+    if (more?.unindexed_reason) entry.unindexed_reason = more.unindexed_reason;
+    if (more?.first_line) entry.first_line = more.first_line;
+    return entry;
+  });
+  return {
+    boundary: boundaries,
+    filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
+    candidates,
+    selected: null,
+    searched: { files, relevant: ranked.length, truncated, skipped },
+    warnings,
+  };
+}

@@ -1,0 +1,78 @@
+import { matchGlob } from "../../shared/glob.js";
+import { type DriftItem, computeDrift, hasHardDivergence } from "../../shared/orient/drift.js";
+import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../shared/orient/extract.js";
+import { type AppliedRule, applyInvalidationRules } from "../../shared/orient/invalidate.js";
+import { parseSource } from "../../shared/orient/source.js";
+import type { Orientation, SourceFormat } from "../../shared/orient/types.js";
+import { observeCheckout, recordedState } from "./observe.js";
+
+/**
+ * Orientation from an explicitly selected source: what it says (objective, progress, decisions,
+ * state, unfinished work), whether that is enough to resume, and how the current checkout has
+ * drifted from what it recorded. Read-only: nothing is executed, written or marked consumed.
+ */
+
+export interface OrientationResult {
+  source: string;
+  format: SourceFormat;
+  metadata: Record<string, unknown>;
+  sufficient: boolean;
+  missing: string[];
+  orientation: Orientation;
+  drift: DriftItem[];
+  /** A kernel manifest's phases after its invalidation rules met the drift; [] otherwise. */
+  phases: { name: string; status: string; evidence?: string }[];
+  applied_rules: AppliedRule[];
+  hard_divergence: boolean;
+  next_actions: string[];
+  /** The source's body, untrusted data: shown fenced, never followed. */
+  body: string;
+  /** Set when the source came from a share link: its access state after this read. */
+  share?: Record<string, unknown>;
+}
+
+export async function orientFromText(source: string, text: string, context: { cwd: string; env: NodeJS.ProcessEnv }): Promise<OrientationResult> {
+  const doc = parseSource(text);
+  const orientation = extractOrientation(doc);
+  const { sufficient, missing } = assessSufficiency(orientation);
+  const recorded = recordedState(doc.metadata, doc.manifest);
+  const anythingRecorded = Object.keys(recorded).length > 0;
+  const { observed } = await observeCheckout(recorded, doc.body, context.cwd, context.env);
+  const drift = anythingRecorded || observed.missingPaths.length > 0 ? computeDrift(recorded, observed) : [];
+
+  const workflow = (doc.manifest as { workflow?: { phases?: unknown; invalidation_rules?: unknown } } | undefined)?.workflow;
+  const phases = Array.isArray(workflow?.phases) ? (workflow.phases as OrientationResult["phases"]).filter((p) => typeof p?.name === "string") : [];
+  const rules = Array.isArray(workflow?.invalidation_rules) ? (workflow.invalidation_rules as Parameters<typeof applyInvalidationRules>[1]) : [];
+  const invalidation = applyInvalidationRules(phases, rules.filter((r) => typeof r?.when?.event === "string" && Array.isArray(r.invalidates)), drift, matchGlob);
+
+  const hard = hasHardDivergence(drift);
+  return {
+    source,
+    format: doc.format,
+    metadata: doc.metadata,
+    sufficient,
+    missing: missing.map((part) => MISSING_EXPLANATION[part]),
+    orientation,
+    drift,
+    phases: invalidation.phases,
+    applied_rules: invalidation.applied,
+    hard_divergence: hard,
+    next_actions: nextActions(orientation, doc.manifest, drift, invalidation.phases),
+    body: doc.body,
+  };
+}
+
+/** Context-specific suggestions for the user to choose from; none is taken automatically. */
+function nextActions(o: Orientation, manifest: unknown, drift: DriftItem[], phases: OrientationResult["phases"]): string[] {
+  const actions: string[] = [];
+  if (hasHardDivergence(drift)) actions.push("reconcile the checkout with the recorded state first (see the hard drift above), or pick another source");
+  const invalidated = phases.filter((p) => p.status === "invalidated").map((p) => p.name);
+  if (invalidated.length > 0) actions.push(`redo or re-verify the invalidated phases: ${invalidated.join(", ")}`);
+  const execution = (manifest as { execution?: { entrypoint?: unknown; entry_phase?: unknown } } | undefined)?.execution;
+  if (typeof execution?.entrypoint === "string") actions.push(`start with the manifest's entrypoint: ${execution.entrypoint}`);
+  else if (typeof execution?.entry_phase === "string") actions.push(`continue at phase ${execution.entry_phase}`);
+  if (o.unfinished[0]) actions.push(`continue with: ${o.unfinished[0]}`);
+  if (drift.some((d) => d.event === "path_missing")) actions.push("check the paths the handoff names that no longer exist");
+  if (actions.length === 0) actions.push("confirm the objective with the user, then plan the next step");
+  return actions.slice(0, 5);
+}
