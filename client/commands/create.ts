@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, dirname, extname, resolve } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
@@ -10,6 +11,7 @@ import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../s
 import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
 import { slug } from "../../shared/slug.js";
 import { parseCommandArgs } from "../args.js";
+import { PUBLISH_FLAGS, PUBLISH_FLAGS_HELP, type PublishFlagValues, readPublishFlags } from "../publish/flags.js";
 import { type GitCapture, captureGit } from "../git.js";
 import { type Io, readStdin } from "../io.js";
 import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
@@ -35,7 +37,10 @@ Options:
                    kernel.handoff/v1 JSON manifest at _meta/handoffs/<name>-<date>.json in the
                    repository; the body is a partial manifest in JSON; validated before writing).
   --pin PATH       With --format kernel: pin a repository file (provenance.artifacts, sha256).
-  --local          Keep it local (the default; publishing comes later).
+  --publish        Then publish it, end-to-end encrypted, and print an access-limited share URL
+                   (the local handoff is kept whatever happens). With:
+${PUBLISH_FLAGS_HELP}
+  --local          Never contact a server (the default without --publish).
   --no-redact      Do not replace secrets by [REDACTED:<rule>] (prints a warning). By default
                    every secret found is replaced before anything is written.
   --json           Print {path, format, metadata, warnings, resume_command} on stdout.
@@ -205,7 +210,16 @@ export async function run(args: string[], io: Io): Promise<number> {
     pin: { type: "string", multiple: true },
     local: { type: "boolean" },
     "no-redact": { type: "boolean" },
+    publish: { type: "boolean" },
+    ...PUBLISH_FLAGS,
   });
+  if (values.publish && values.local) {
+    throw new HandoffError("usage", "--publish and --local contradict each other", { hint: "--local never contacts a server; drop one of them" });
+  }
+  const publishFlags = values.publish ? readPublishFlags(values) : undefined;
+  if (!values.publish && (values.expires ?? values["max-views"] ?? values.scope ?? values.server) !== undefined) {
+    throw new HandoffError("usage", "--expires, --max-views, --scope and --server go with --publish", { hint: "add --publish, or drop them" });
+  }
   const format = values.format ?? "ce";
   if (format !== "ce" && format !== "kernel") {
     throw new HandoffError("usage", `--format ${format} is not a handoff format`, { hint: "pass --format ce (Markdown, the default) or --format kernel (JSON manifest)" });
@@ -229,6 +243,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       { now: () => new Date(), captureGit },
     );
     io.err(formatKernelReport(result));
+    if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
     io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
     return EXIT.ok;
   }
@@ -247,7 +262,33 @@ export async function run(args: string[], io: Io): Promise<number> {
     { now: () => new Date(), captureGit },
   );
   io.err(formatCreateReport(result));
+  if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
   io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
+  return EXIT.ok;
+}
+
+/**
+ * `create --publish`: the local handoff is written first and stays whatever happens; then it is
+ * published like `handoff publish` would. A failed publish is exit 3 naming the kept file.
+ */
+async function publishCreated(
+  created: { path: string; warnings: CreateWarning[]; resume_command: string },
+  flags: PublishFlagValues,
+  redact: boolean,
+  json: boolean,
+  io: Io,
+): Promise<number> {
+  const { publishFile } = await import("../publish/publish-file.js");
+  const { formatPublishReport, publishStdout } = await import("../publish/report.js");
+  const published = await publishFile({ path: created.path, ...flags, redact, env: io.env, home: io.env.HOME ?? homedir() });
+  io.err("");
+  io.err(formatPublishReport(published));
+  if (json) {
+    const merged = { ...created, ...published, warnings: [...created.warnings.map((w) => w.message), ...published.warnings], local_resume_command: created.resume_command };
+    io.out(JSON.stringify(merged, null, 2));
+  } else {
+    io.out(publishStdout(published, false));
+  }
   return EXIT.ok;
 }
 

@@ -1,0 +1,76 @@
+import { homedir } from "node:os";
+import type { HandoffMeta } from "../../shared/api/handoff.js";
+import { EXIT } from "../../shared/errors.js";
+import { parseCommandArgs } from "../args.js";
+import { configDirFor } from "../config.js";
+import type { Io } from "../io.js";
+import { listPublished, publishedState } from "../published-store.js";
+import { fetchMeta } from "../publish/server-api.js";
+
+export const help = `Usage: handoff published [--json] [--offline]
+
+List the handoffs you published from this machine, newest first, with their state: active
+(views left, from the server), expired, revoked, or unknown when the server cannot be asked.
+Share keys are never stored, so the list shows links without their #key.
+`;
+
+interface Entry {
+  id: string;
+  url: string | null;
+  title: string | null;
+  local_path: string | null;
+  scope: string;
+  created_at: string;
+  expires_at: string;
+  max_views: number | null;
+  state: "active" | "expired" | "revoked" | "exhausted" | "gone" | "unknown";
+  views_left: number | null;
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs("published", args, { offline: { type: "boolean" } });
+  const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  const { records, warnings } = await listPublished(configDir);
+  for (const warning of warnings) io.err(`warning: ${warning}`);
+  const entries = await Promise.all(
+    records.map(async (record): Promise<Entry> => {
+      const local = publishedState(record);
+      const entry: Entry = {
+        id: record.id,
+        url: record.url_without_key ?? null,
+        title: record.title ?? null,
+        local_path: record.local_path ?? null,
+        scope: record.scope,
+        created_at: record.created_at,
+        expires_at: record.expires_at,
+        max_views: record.max_views,
+        state: local,
+        views_left: null,
+      };
+      if (local !== "active" || values.offline) return entry;
+      try {
+        const meta: HandoffMeta = await fetchMeta(record.server, record.id);
+        entry.views_left = meta.views_left;
+        if (meta.views_left === 0) entry.state = "exhausted";
+      } catch (error) {
+        const reason = (error as { reason?: string }).reason;
+        entry.state = reason === "expired" || reason === "revoked" || reason === "exhausted" ? reason : reason === "not_found" ? "gone" : "unknown";
+      }
+      return entry;
+    }),
+  );
+  if (values.json) {
+    io.out(JSON.stringify({ published: entries }, null, 2));
+    return EXIT.ok;
+  }
+  if (entries.length === 0) {
+    io.err("Nothing published from this machine yet ('handoff publish FILE' or 'handoff create --publish').");
+    return EXIT.ok;
+  }
+  for (const e of entries) {
+    const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
+    io.out(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`);
+    io.out(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,34 @@
+import { homedir } from "node:os";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { parseCommandArgs } from "../args.js";
+import { configDirFor } from "../config.js";
+import type { Io } from "../io.js";
+import { findPublished, markRevoked } from "../published-store.js";
+import { revokeOnServer } from "../publish/server-api.js";
+
+export const help = `Usage: handoff revoke URL|ID [--json]
+
+Revoke a handoff you published from this machine: every later read of its share link fails as
+revoked, and the server deletes the body. Uses the owner token kept (0600) in the config folder.
+
+Exit codes: 0 revoked; 2 usage; 3 unknown here, server unreachable or refused.
+`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("revoke", args, {});
+  if (positionals.length !== 1) throw new HandoffError("usage", "handoff revoke takes one share URL or id", { hint: "run 'handoff published' to list yours" });
+  const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  const target = positionals[0]!;
+  const record = await findPublished(configDir, target);
+  if (!record) {
+    throw new HandoffError("not_found", `no owner token for ${target.replace(/#.*$/, "")} on this machine`, {
+      hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
+    });
+  }
+  await revokeOnServer(record.server, record.id, record.owner_token);
+  const updated = await markRevoked(configDir, record.id);
+  const result = { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
+  io.err(`Revoked ${record.id} on ${record.server}: every later read fails as revoked, and the body is deleted.`);
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  return EXIT.ok;
+}

@@ -1,0 +1,78 @@
+import { type HandoffMeta, handoffMetaSchema } from "../../shared/api/handoff.js";
+import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
+import { HandoffError } from "../../shared/errors.js";
+import { errorFromResponse, httpRequest, parseJsonBody } from "../http.js";
+
+/**
+ * The CLI's client of the publishing API (docs/api.md). Every answer is checked against the
+ * shared zod schemas; every failure is a HandoffError whose reason the server chose (expired,
+ * revoked, exhausted, forbidden, ...) or that names the transport problem.
+ */
+
+export const PUBLISH_TIMEOUT_MS = 20_000;
+export const READ_TIMEOUT_MS = 15_000;
+/** A published body is at most 1 MiB plus envelope overhead on the default server. */
+const READ_CAP = 4 * 1024 * 1024;
+
+export interface PublishRequest {
+  /** Seconds; absent: the server's default (7 days on ours). */
+  expiresIn?: number;
+  maxViews: number | null;
+  scope: Scope;
+  /** Publish or team token; none for an anonymous-publishing (local) server. */
+  token?: string;
+}
+
+export async function publishCiphertext(server: string, ciphertext: Uint8Array, request: PublishRequest): Promise<PublishResponse> {
+  const query = new URLSearchParams({ scope: request.scope });
+  if (request.expiresIn !== undefined) query.set("expires_in", String(request.expiresIn));
+  if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
+  const headers: Record<string, string> = { "content-type": "application/octet-stream" };
+  if (request.token) headers.authorization = `Bearer ${request.token}`;
+  const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
+  return parseJsonBody(response, publishResponseSchema, "publish");
+}
+
+/** The body: counts one view. */
+export async function fetchCiphertext(server: string, id: string, teamToken?: string): Promise<Uint8Array> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(teamToken), timeoutMs: READ_TIMEOUT_MS, maxBytes: READ_CAP });
+  if (response.status !== 200) throw readError(errorFromResponse(response, "the share link cannot be read"));
+  return response.bytes;
+}
+
+/** Metadata: counts nothing. */
+export async function fetchMeta(server: string, id: string, teamToken?: string): Promise<HandoffMeta> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(teamToken), timeoutMs: READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  if (response.status !== 200) throw readError(errorFromResponse(response, "the share link's metadata cannot be read"));
+  return parseJsonBody(response, handoffMetaSchema, "metadata");
+}
+
+export async function revokeOnServer(server: string, id: string, ownerToken: string): Promise<void> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${ownerToken}` },
+    timeoutMs: READ_TIMEOUT_MS,
+    maxBytes: 64 * 1024,
+  });
+  if (response.status !== 204) throw errorFromResponse(response, `revoking ${id} failed`);
+}
+
+function auth(token: string | undefined): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** Says plainly what a refused read means for the reader, keeping the server's reason. */
+function readError(error: HandoffError): HandoffError {
+  const plain: Partial<Record<HandoffError["reason"], [string, string]>> = {
+    expired: ["this share link has expired", "ask the sender to publish the handoff again"],
+    revoked: ["this share link was revoked by its owner", "ask the sender for a new link"],
+    exhausted: ["this share link has used up all its views", "ask the sender to publish it again with more views"],
+    not_found: ["no handoff exists at this share link (wrong or cut URL, or deleted after expiry)", "check that the whole URL was copied"],
+    unauthorized: ["this is a team link and no team token was sent", "set HANDOFF_TEAM_TOKEN (or team_token in the config file) for this server"],
+    forbidden: ["this team link belongs to another team than your team token", "ask the sender to share it with your team, or as a link"],
+  };
+  const entry = plain[error.reason];
+  if (!entry) return error;
+  return new HandoffError(error.reason, entry[0], { hint: entry[1], details: error.details ?? {}, cause: error });
+}
