@@ -1,0 +1,62 @@
+import type { HandoffMeta } from "../../shared/api/handoff.js";
+import { HandoffError } from "../../shared/errors.js";
+import { isHandoffId } from "../../shared/tokens.js";
+import type { AppContext } from "../bindings.js";
+import { readConfig } from "../config.js";
+import { readerTeam } from "../http/auth.js";
+import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
+import { getBody } from "../storage/bodies-r2.js";
+import { accessFor } from "../storage/durable-objects.js";
+import { accessDenied } from "./access-errors.js";
+
+function handoffId(c: AppContext): string {
+  const id = c.req.param("id") ?? "";
+  // A malformed id cannot exist: answer without waking a Durable Object for it.
+  if (!isHandoffId(id)) throw new HandoffError("not_found", "no handoff with this id");
+  return id;
+}
+
+async function admitReader(c: AppContext): Promise<string | null> {
+  const reader = await readerTeam(c.env, c.req.header("Authorization"));
+  await enforceRateLimit(c.env.READ_LIMITER, await clientKey(c.req.raw, reader.hash), readConfig(c.env).rateLimitPeriodSeconds);
+  return reader.team;
+}
+
+/** `GET /v1/handoffs/:id`: the body bytes; counts one view, decided by the handoff's Durable Object. */
+export async function readHandoff(c: AppContext): Promise<Response> {
+  const id = handoffId(c);
+  const team = await admitReader(c);
+  const access = accessFor(c.env, id);
+  const decision = await access.consumeView(team);
+  if (!decision.ok) throw accessDenied(decision);
+  const object = await getBody(c.env.BODIES, id);
+  if (object === null) {
+    // Revoked or expired between the decision and the read: say which.
+    const now = await access.peek(team);
+    if (!now.ok) throw accessDenied(now);
+    throw new HandoffError("internal", `body of ${id} is missing while its access state is live`);
+  }
+  return new Response(object.body, {
+    headers: { "Content-Type": "application/octet-stream", "Content-Length": String(object.size) },
+  });
+}
+
+/** `GET /v1/handoffs/:id/meta`: what a reader may know; never counts a view. */
+export async function readHandoffMeta(c: AppContext): Promise<Response> {
+  const id = handoffId(c);
+  const team = await admitReader(c);
+  const decision = await accessFor(c.env, id).peek(team);
+  if (!decision.ok) throw accessDenied(decision);
+  const view = decision.view;
+  const meta: HandoffMeta = {
+    id: view.id,
+    scope: view.scope,
+    size: view.size,
+    created_at: new Date(view.created_at).toISOString(),
+    expires_at: new Date(view.expires_at).toISOString(),
+    max_views: view.max_views,
+    views_used: view.views_used,
+    views_left: view.max_views === null ? null : view.max_views - view.views_used,
+  };
+  return c.json(meta);
+}
