@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ExpiryBounds } from "../shared/api/publish.js";
 import { DEFAULT_EXPIRY_BOUNDS } from "../shared/api/publish.js";
 import { HandoffError } from "../shared/errors.js";
@@ -12,23 +12,18 @@ export interface ServerConfig {
   rateLimitPeriodSeconds: number;
 }
 
-const intVar = (fallback: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(max))
-    .optional()
-    .transform((value) => value ?? fallback);
+const wholeNumber = z.optional(z.string().check(z.regex(/^[1-9]\d{0,9}$/, { message: "must be a whole number above 0" })));
 
 const varsSchema = z.object({
-  MAX_BODY_BYTES: intVar(1_048_576, 100 * 1_048_576),
-  MIN_EXPIRES_IN_SECONDS: intVar(DEFAULT_EXPIRY_BOUNDS.min, 31_536_000),
-  MAX_EXPIRES_IN_SECONDS: intVar(DEFAULT_EXPIRY_BOUNDS.max, 31_536_000),
-  DEFAULT_EXPIRES_IN_SECONDS: intVar(DEFAULT_EXPIRY_BOUNDS.default, 31_536_000),
-  ALLOW_ANONYMOUS_PUBLISH: z.enum(["true", "false"]).optional(),
-  RATE_LIMIT_PERIOD_SECONDS: intVar(60, 3600),
+  MAX_BODY_BYTES: wholeNumber,
+  MIN_EXPIRES_IN_SECONDS: wholeNumber,
+  MAX_EXPIRES_IN_SECONDS: wholeNumber,
+  DEFAULT_EXPIRES_IN_SECONDS: wholeNumber,
+  ALLOW_ANONYMOUS_PUBLISH: z.optional(z.enum(["true", "false"], { error: "must be 'true' or 'false'" })),
+  RATE_LIMIT_PERIOD_SECONDS: wholeNumber,
 });
+
+const numberOr = (text: string | undefined, fallback: number) => (text === undefined ? fallback : Number(text));
 
 // An env object lives as long as its isolate, so the vars are parsed once, not per request.
 const cache = new WeakMap<Bindings, ServerConfig>();
@@ -40,18 +35,22 @@ export function readConfig(env: Bindings): ServerConfig {
   const parsed = varsSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new HandoffError("internal", `server configuration: ${String(issue.path[0])} is invalid (${issue.message})`);
+    throw new HandoffError("internal", `server configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const vars = parsed.data;
-  const expiry = { min: vars.MIN_EXPIRES_IN_SECONDS, max: vars.MAX_EXPIRES_IN_SECONDS, default: vars.DEFAULT_EXPIRES_IN_SECONDS };
+  const expiry = {
+    min: numberOr(vars.MIN_EXPIRES_IN_SECONDS, DEFAULT_EXPIRY_BOUNDS.min),
+    max: numberOr(vars.MAX_EXPIRES_IN_SECONDS, DEFAULT_EXPIRY_BOUNDS.max),
+    default: numberOr(vars.DEFAULT_EXPIRES_IN_SECONDS, DEFAULT_EXPIRY_BOUNDS.default),
+  };
   if (!(expiry.min <= expiry.default && expiry.default <= expiry.max)) {
     throw new HandoffError("internal", "server configuration: need MIN_EXPIRES_IN_SECONDS <= DEFAULT_EXPIRES_IN_SECONDS <= MAX_EXPIRES_IN_SECONDS");
   }
   const config: ServerConfig = {
-    maxBodyBytes: vars.MAX_BODY_BYTES,
+    maxBodyBytes: numberOr(vars.MAX_BODY_BYTES, 1_048_576),
     expiry,
     allowAnonymousPublish: vars.ALLOW_ANONYMOUS_PUBLISH === "true",
-    rateLimitPeriodSeconds: vars.RATE_LIMIT_PERIOD_SECONDS,
+    rateLimitPeriodSeconds: numberOr(vars.RATE_LIMIT_PERIOD_SECONDS, 60),
   };
   cache.set(env, config);
   return config;

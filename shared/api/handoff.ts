@@ -1,5 +1,5 @@
 /** Response bodies about published handoffs: `/meta` and the team listing. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { MAX_VIEWS_LIMIT, SCOPES } from "./publish.js";
 
 /** `GET /v1/handoffs/:id/meta`: what a reader may know before spending a view. */
@@ -7,24 +7,24 @@ export const handoffMetaSchema = z.strictObject({
   id: z.string(),
   scope: z.enum(SCOPES),
   /** Body size in bytes (of the ciphertext the server stores). */
-  size: z.number().int().nonnegative(),
+  size: z.int().check(z.minimum(0)),
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
-  max_views: z.number().int().min(1).max(MAX_VIEWS_LIMIT).nullable(),
-  views_used: z.number().int().nonnegative(),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  views_used: z.int().check(z.minimum(0)),
   /** null: unlimited until expiry. */
-  views_left: z.number().int().nonnegative().nullable(),
+  views_left: z.nullable(z.int().check(z.minimum(0))),
 });
 export type HandoffMeta = z.infer<typeof handoffMetaSchema>;
 
 /** One entry of the team listing. Non-authoritative (from KV): a read may still find it gone. */
 export const teamHandoffSchema = z.strictObject({
   id: z.string(),
-  url: z.string().startsWith("/h/"),
-  size: z.number().int().nonnegative(),
+  url: z.string().check(z.startsWith("/h/")),
+  size: z.int().check(z.minimum(0)),
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
-  max_views: z.number().int().min(1).max(MAX_VIEWS_LIMIT).nullable(),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
 });
 export type TeamHandoff = z.infer<typeof teamHandoffSchema>;
 
