@@ -53,7 +53,7 @@ export async function startLocalServer(options = {}) {
     cwd: root,
     detached: true, // its own process group, so stop() ends wrangler and workerd together
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" },
   });
   const tail = [];
   let ready = false;
