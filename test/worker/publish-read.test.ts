@@ -137,6 +137,14 @@ describe("read and meta", () => {
     expect(await errorCode(after)).toBe("exhausted");
   });
 
+  it("HEAD on the body counts no view (it is refused); HEAD on /meta is fine", async () => {
+    const published = await publish("x", "max_views=1");
+    const head = await call(`/v1/handoffs/${published.id}`, { method: "HEAD" });
+    expect(head.status).toBe(400);
+    expect((await call(`/v1/handoffs/${published.id}/meta`, { method: "HEAD" })).status).toBe(200);
+    expect((await call(`/v1/handoffs/${published.id}`)).status).toBe(200);
+  });
+
   it.each([["AAAAAAAAAAAAAAAAAAAAAA"], ["not-an-id"], ["AAAAAAAAAAAAAAAAAAAAAAAA"], ["%2e%2e"]])("404 for unknown or malformed id %s", async (id) => {
     for (const path of [`/v1/handoffs/${id}`, `/v1/handoffs/${id}/meta`]) {
       const res = await call(path);

@@ -92,11 +92,6 @@ export class HandoffAccess extends DurableObject<Bindings> {
     await this.purge();
   }
 
-  /** The state as stored, for tests and operators. */
-  async inspect(): Promise<AccessState | undefined> {
-    return this.state();
-  }
-
   private async purge(): Promise<void> {
     const state = this.state();
     if (!state || state.purged_at !== null) return;

@@ -24,6 +24,10 @@ async function admitReader(c: AppContext): Promise<string | null> {
 
 /** `GET /v1/handoffs/:id`: the body bytes; counts one view, decided by the handoff's Durable Object. */
 export async function readHandoff(c: AppContext): Promise<Response> {
+  // Hono answers HEAD by running the GET handler; here that would spend a view for nothing.
+  if (c.req.method === "HEAD") {
+    throw new HandoffError("usage", "HEAD is not served here: it would count a view", { hint: "use GET /v1/handoffs/:id/meta" });
+  }
   const id = handoffId(c);
   const team = await admitReader(c);
   const access = accessFor(c.env, id);
