@@ -18,7 +18,9 @@ export function accessDenied(decision: Denied): HandoffError {
       return new HandoffError("revoked", "this share link was revoked by its owner");
     case "expired":
       return new HandoffError("expired", `this share link expired at ${new Date(decision.expires_at ?? 0).toISOString()}`);
-    case "exhausted":
-      return new HandoffError("exhausted", `this share link has used all of its ${decision.max_views ?? 0} views`);
+    case "exhausted": {
+      const views = decision.max_views ?? 0;
+      return new HandoffError("exhausted", `this share link has used ${views === 1 ? "its only view" : `all of its ${views} views`}`);
+    }
   }
 }
