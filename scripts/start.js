@@ -1,33 +1,59 @@
 // `npm start`: the local publishing server in real workerd (wrangler dev), state persisted under
 // .wrangler/state, loopback only, nothing to configure. `npm start -- --port N` picks another port.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+// Anonymous publishing is on here (a deployment has it off). The operator token for
+// `npm run team` is generated once into .wrangler/admin.env (mode 0600) and passed as a secret.
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startLocalServer } from "./local-server.js";
 
-const { values } = parseArgs({
-  options: { port: { type: "string", default: "8787" }, ip: { type: "string", default: "127.0.0.1" } },
-  strict: false,
-});
-const port = String(values.port);
-const ip = String(values.ip);
-if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
-  console.error(`npm start: --port must be a number from 1 to 65535, got '${port}'`);
-  process.exit(2);
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const LOCAL_ADMIN_ENV = ".wrangler/admin.env";
+
+/** Creates the local operator token file once; returns its path relative to the repo root. */
+export function ensureLocalAdminToken() {
+  const path = join(root, LOCAL_ADMIN_ENV);
+  if (!existsSync(path)) {
+    mkdirSync(join(root, ".wrangler"), { recursive: true, mode: 0o700 });
+    writeFileSync(path, `ADMIN_TOKEN=${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
+  }
+  chmodSync(path, 0o600);
+  return LOCAL_ADMIN_ENV;
 }
 
-const wrangler = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
-const url = `http://${ip}:${port}`;
-console.error(`Handoff local server starting at ${url} (state in .wrangler/state).`);
-console.error(`Point the CLI at it:  export HANDOFF_SERVER=${url}   or   handoff publish FILE --server ${url}`);
+async function main() {
+  const { values } = parseArgs({ options: { port: { type: "string", default: "8787" } }, strict: true });
+  const port = String(values.port);
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+    console.error(`npm start: --port must be a number from 1 to 65535, got '${port}'`);
+    process.exitCode = 2;
+    return;
+  }
+  const envFile = ensureLocalAdminToken();
+  const server = await startLocalServer({
+    port: Number(port),
+    persistTo: ".wrangler/state",
+    envFiles: [envFile],
+    vars: { ALLOW_ANONYMOUS_PUBLISH: "true" },
+  });
+  console.error(`Handoff local server: ${server.url}  (state in .wrangler/state; Ctrl-C stops it)`);
+  console.error(`Point the CLI at it:  export HANDOFF_SERVER=${server.url}   or   handoff publish FILE --server ${server.url}`);
+  console.error(`Anonymous publishing is on. Teams: npm run team -- create NAME  (operator token in ${envFile})`);
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      server.stop().then(() => process.exit(0));
+    });
+  }
+}
 
-const child = spawn(
-  process.execPath,
-  [wrangler, "dev", "--ip", ip, "--port", port, "--persist-to", ".wrangler/state", "--log-level", "warn", "--show-interactive-dev-session=false"],
-  {
-    stdio: "inherit",
-    // No network here: never try to download the Request.cf sample; miniflare's placeholder serves.
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  },
-);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });
+}

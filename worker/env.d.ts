@@ -6,7 +6,7 @@ declare global {
     interface Env extends Bindings {}
     interface GlobalProps {
       mainModule: typeof import("./index");
-      durableNamespaces: "HandoffAccess";
+      durableNamespaces: "HandoffAccess" | "HandoffRegistry";
     }
   }
 }

@@ -1,15 +1,16 @@
-import { Hono } from "hono";
-import { DurableObject } from "cloudflare:workers";
+import { createApp } from "./app.js";
+import type { Bindings } from "./bindings.js";
+import { sweepExpired } from "./sweep.js";
 
-export type Bindings = {
-  BODIES: R2Bucket;
-  META: KVNamespace;
-  ACCESS: DurableObjectNamespace<HandoffAccess>;
-};
+export type { Bindings } from "./bindings.js";
+export { HandoffAccess } from "./durable/handoff-access.js";
+export { HandoffRegistry } from "./durable/handoff-registry.js";
 
-export class HandoffAccess extends DurableObject<Bindings> {}
+const app = createApp();
 
-const app = new Hono<{ Bindings: Bindings }>();
-app.get("/healthz", (c) => c.json({ ok: true }));
-
-export default app;
+export default {
+  fetch: app.fetch,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(sweepExpired(env, controller.scheduledTime));
+  },
+} satisfies ExportedHandler<Bindings>;

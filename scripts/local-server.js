@@ -1,0 +1,111 @@
+// Starts the worker in real workerd with `wrangler dev` on 127.0.0.1 and gives back its URL and a
+// stop(). Used by `npm start`, the benchmarks and end-to-end tests. No account, no network: the
+// Request.cf download and metrics are off. Quiet: only wrangler's error lines reach stderr (all
+// of its output is shown if it fails to start).
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 5_000;
+const OUTPUT_TAIL_LINES = 60;
+
+/** A free TCP port on 127.0.0.1 (asked of the OS, then released for wrangler to take). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function isErrorLine(line) {
+  return /\bERROR\b|✘|Uncaught|\[error\]/i.test(line);
+}
+
+/**
+ * @param {import("./local-server.js").LocalServerOptions} [options]
+ * @returns {Promise<import("./local-server.js").LocalServer>}
+ */
+export async function startLocalServer(options = {}) {
+  const port = options.port ?? (await freePort());
+  const args = [
+    createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js"),
+    "dev",
+    "--config", options.config ?? "wrangler.toml",
+    "--ip", "127.0.0.1",
+    "--port", String(port),
+    "--inspector-port", String(options.inspectorPort ?? (await freePort())),
+    "--persist-to", options.persistTo ?? ".wrangler/state",
+    "--log-level", options.logLevel ?? "warn",
+    "--show-interactive-dev-session=false",
+  ];
+  for (const file of options.envFiles ?? []) args.push("--env-file", file);
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    detached: true, // its own process group, so stop() ends wrangler and workerd together
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
+  const tail = [];
+  let ready = false;
+  const collect = (chunk) => {
+    for (const line of chunk.toString().split("\n")) {
+      if (!line.trim()) continue;
+      tail.push(line);
+      if (tail.length > OUTPUT_TAIL_LINES) tail.shift();
+      if (ready && isErrorLine(line)) process.stderr.write(`${line}\n`);
+    }
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+
+  const url = `http://127.0.0.1:${port}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    const signalGroup = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
+    signalGroup("SIGTERM");
+    const timer = setTimeout(() => signalGroup("SIGKILL"), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+    // workerd may outlive wrangler by a moment; make sure the group is gone.
+    signalGroup("SIGKILL");
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? READY_TIMEOUT_MS);
+  let exit;
+  exited.then((value) => (exit = value));
+  while (!ready) {
+    if (exit) throw new Error(`wrangler dev exited (${exit.code ?? exit.signal}) before ${url} was ready:\n${tail.join("\n")}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not answer ${url}/healthz within ${READY_TIMEOUT_MS / 1000} s:\n${tail.join("\n")}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+      ready = res.ok;
+      await res.arrayBuffer();
+    } catch {
+      // not listening yet
+    }
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, port, stop };
+}

@@ -1,0 +1,39 @@
+/** Response bodies about published handoffs: `/meta` and the team listing. */
+import * as z from "zod/mini";
+import { MAX_VIEWS_LIMIT, SCOPES } from "./publish.js";
+
+/** `GET /v1/handoffs/:id/meta`: what a reader may know before spending a view. */
+export const handoffMetaSchema = z.strictObject({
+  id: z.string(),
+  scope: z.enum(SCOPES),
+  /** Body size in bytes (of the ciphertext the server stores). */
+  size: z.int().check(z.minimum(0)),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  views_used: z.int().check(z.minimum(0)),
+  /** null: unlimited until expiry. */
+  views_left: z.nullable(z.int().check(z.minimum(0))),
+});
+export type HandoffMeta = z.infer<typeof handoffMetaSchema>;
+
+/** One entry of the team listing. Non-authoritative (from KV): a read may still find it gone. */
+export const teamHandoffSchema = z.strictObject({
+  id: z.string(),
+  url: z.string().check(z.startsWith("/h/")),
+  size: z.int().check(z.minimum(0)),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+});
+export type TeamHandoff = z.infer<typeof teamHandoffSchema>;
+
+/** `GET /v1/team/handoffs`: the caller's team and its live handoffs, newest first. */
+export const teamListingSchema = z.strictObject({
+  team: z.string(),
+  handoffs: z.array(teamHandoffSchema),
+});
+export type TeamListing = z.infer<typeof teamListingSchema>;
+
+/** `GET /healthz`. */
+export const healthSchema = z.strictObject({ ok: z.literal(true) });

@@ -1,0 +1,68 @@
+// Drives the real worker (its default export, real bindings in workerd) with test limits layered
+// over wrangler.toml's vars: anonymous publishing on, expiries down to one second, an operator token.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { errorBodySchema } from "../../shared/api/error.js";
+import { type PublishResponse, publishResponseSchema } from "../../shared/api/publish.js";
+import type { Bindings } from "../../worker/bindings.js";
+import worker from "../../worker/index.js";
+
+export const ADMIN_TOKEN = "test-operator-token-0123456789abcdefghij";
+export const ORIGIN = "http://handoff.test";
+
+export const TEST_VARS: Partial<Bindings> = {
+  ALLOW_ANONYMOUS_PUBLISH: "true",
+  MIN_EXPIRES_IN_SECONDS: "1",
+  ADMIN_TOKEN,
+};
+
+export interface CallInit extends RequestInit {
+  /** Vars layered over wrangler.toml's and TEST_VARS. */
+  vars?: Partial<Bindings>;
+  /** CF-Connecting-IP; a fresh random address per call unless given, so limits only trip on purpose. */
+  ip?: string;
+  token?: string;
+}
+
+let nextIp = 1;
+const freshIp = () => `10.${(nextIp >> 16) & 255}.${(nextIp >> 8) & 255}.${nextIp++ & 255}`;
+
+/** One request through the worker's fetch handler, waiting for its waitUntil work. */
+export async function call(path: string, init: CallInit = {}): Promise<Response> {
+  const { vars, ip, token, ...requestInit } = init;
+  const headers = new Headers(requestInit.headers);
+  headers.set("CF-Connecting-IP", ip ?? freshIp());
+  if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+  const request = new Request(`${ORIGIN}${path}`, { ...requestInit, headers });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...TEST_VARS, ...vars }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** A body's bytes as UTF-8 text (the worker labels bodies application/octet-stream). */
+export const textOf = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
+
+/** Publishes `body` with `query` and returns the validated 201 body. */
+export async function publish(body: string | Uint8Array = "ciphertext", query = "", init: CallInit = {}): Promise<PublishResponse> {
+  const res = await call(`/v1/handoffs${query ? `?${query}` : ""}`, { method: "POST", body, ...init });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return publishResponseSchema.parse(await res.json());
+}
+
+/** Asserts the one error shape and returns its code. */
+export async function errorCode(res: Response): Promise<string> {
+  return errorBodySchema.parse(await res.json()).error.code;
+}
+
+export const accessStub = (id: string) => env.ACCESS.get(env.ACCESS.idFromName(id));
+
+/** Creates a team through the operator API and returns its first token. */
+export async function createTeam(name: string): Promise<string> {
+  const res = await call("/v1/admin/teams", { method: "POST", token: ADMIN_TOKEN, body: JSON.stringify({ name }) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

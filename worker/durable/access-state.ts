@@ -1,0 +1,82 @@
+/**
+ * The state a HandoffAccess Durable Object keeps for one published handoff (storage format v1,
+ * documented in docs/storage-server.md), and the pure decisions taken on it. Kept free of I/O so
+ * the rules can be read, and tested, apart from the object that applies them.
+ */
+import type { Scope } from "../../shared/api/publish.js";
+
+export const ACCESS_STATE_KEY = "state";
+export const ACCESS_STATE_VERSION = 1;
+/** After the last allowed view the body stays this long, so that reader can finish streaming it. */
+export const LAST_VIEW_GRACE_MS = 60_000;
+
+export interface AccessState {
+  v: typeof ACCESS_STATE_VERSION;
+  id: string;
+  scope: Scope;
+  /** The team that may read a team-scoped handoff; null for link scope. */
+  team: string | null;
+  /** SHA-256 (base64url) of the owner token; the token itself is never stored. */
+  owner_hash: string;
+  size: number;
+  created_at: number;
+  expires_at: number;
+  max_views: number | null;
+  views_used: number;
+  revoked_at: number | null;
+  /** When the body and the KV entry were deleted; the state stays as a tombstone so the id is never reused. */
+  purged_at: number | null;
+}
+
+export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views">;
+
+export type DenyReason = "not_found" | "unauthorized" | "forbidden" | "revoked" | "expired" | "exhausted";
+
+export interface AccessView {
+  id: string;
+  scope: Scope;
+  size: number;
+  created_at: number;
+  expires_at: number;
+  max_views: number | null;
+  views_used: number;
+}
+
+export type AccessDecision = { ok: true; view: AccessView } | { ok: false; reason: DenyReason; expires_at?: number; max_views?: number | null };
+
+export function newAccessState(init: AccessInit): AccessState {
+  return { v: ACCESS_STATE_VERSION, ...init, views_used: 0, revoked_at: null, purged_at: null };
+}
+
+export function viewOf(state: AccessState): AccessView {
+  const { id, scope, size, created_at, expires_at, max_views, views_used } = state;
+  return { id, scope, size, created_at, expires_at, max_views, views_used };
+}
+
+/**
+ * May `callerTeam` read `state` at `now`? Who-are-you comes first, so an outsider learns nothing
+ * about a team handoff beyond 401/403; then revoked, expired (to the millisecond: a read at
+ * `expires_at` is too late), used up.
+ */
+export function decideRead(state: AccessState | undefined, callerTeam: string | null, now: number): AccessDecision {
+  if (!state) return { ok: false, reason: "not_found" };
+  if (state.scope === "team") {
+    if (callerTeam === null) return { ok: false, reason: "unauthorized" };
+    if (callerTeam !== state.team) return { ok: false, reason: "forbidden" };
+  }
+  if (state.revoked_at !== null) return { ok: false, reason: "revoked" };
+  if (now >= state.expires_at) return { ok: false, reason: "expired", expires_at: state.expires_at };
+  if (state.max_views !== null && state.views_used >= state.max_views) {
+    return { ok: false, reason: "exhausted", max_views: state.max_views };
+  }
+  return { ok: true, view: viewOf(state) };
+}
+
+/** Nothing can be read any more (so the body may go), ignoring who asks. */
+export function isSpent(state: AccessState, now: number): boolean {
+  return (
+    state.revoked_at !== null ||
+    now >= state.expires_at ||
+    (state.max_views !== null && state.views_used >= state.max_views)
+  );
+}

@@ -1,0 +1,26 @@
+import { HandoffError } from "../../shared/errors.js";
+import type { AccessDecision } from "../durable/access-state.js";
+
+type Denied = Extract<AccessDecision, { ok: false }>;
+
+/** The error a denied read answers with: 404, 401, 403, or 410 saying why the link is over. */
+export function accessDenied(decision: Denied): HandoffError {
+  switch (decision.reason) {
+    case "not_found":
+      return new HandoffError("not_found", "no handoff with this id", { hint: "check the link; ids are never reused" });
+    case "unauthorized":
+      return new HandoffError("unauthorized", "this handoff is shared with a team: send a team token", {
+        hint: "send 'Authorization: Bearer <team token>'",
+      });
+    case "forbidden":
+      return new HandoffError("forbidden", "this handoff is shared with another team");
+    case "revoked":
+      return new HandoffError("revoked", "this share link was revoked by its owner");
+    case "expired":
+      return new HandoffError("expired", `this share link expired at ${new Date(decision.expires_at ?? 0).toISOString()}`);
+    case "exhausted": {
+      const views = decision.max_views ?? 0;
+      return new HandoffError("exhausted", `this share link has used ${views === 1 ? "its only view" : `all of its ${views} views`}`);
+    }
+  }
+}

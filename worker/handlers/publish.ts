@@ -1,0 +1,75 @@
+import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
+import { HandoffError } from "../../shared/errors.js";
+import { newHandoffId, newToken, sha256Base64Url } from "../../shared/tokens.js";
+import type { AppContext } from "../bindings.js";
+import { readConfig } from "../config.js";
+import { type Credential, resolveCredential } from "../http/auth.js";
+import { readBoundedBody } from "../http/body.js";
+import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
+import { putBody } from "../storage/bodies-r2.js";
+import { accessFor } from "../storage/durable-objects.js";
+import { putTeamEntry } from "../storage/meta-kv.js";
+
+// A collision of 128-bit ids will not happen; the bound only keeps a broken RNG from looping.
+const MAX_ID_ATTEMPTS = 3;
+
+function requireMayPublish(credential: Credential, anonymousAllowed: boolean, scope: "link" | "team"): void {
+  if (credential.kind === "anonymous" && !anonymousAllowed) {
+    throw new HandoffError("unauthorized", "this server does not accept anonymous publishing", {
+      hint: "send 'Authorization: Bearer <publish or team token>' from your operator",
+    });
+  }
+  if (scope === "team" && credential.kind === "anonymous") {
+    throw new HandoffError("unauthorized", "scope=team needs a team token", { hint: "send 'Authorization: Bearer <team token>'" });
+  }
+  if (scope === "team" && credential.kind !== "team") throw new HandoffError("forbidden", "scope=team needs a team token, not a publish token");
+}
+
+/** `POST /v1/handoffs`: stores the body under a fresh id and answers with the share link and owner token. */
+export async function publishHandoff(c: AppContext): Promise<Response> {
+  const env = c.env;
+  const config = readConfig(env);
+  const credential = await resolveCredential(env, c.req.header("Authorization"));
+  await enforceRateLimit(env.PUBLISH_LIMITER, await clientKey(c.req.raw, credential.kind === "anonymous" ? null : credential.hash), config.rateLimitPeriodSeconds);
+  const parsed = parsePublishOptions(c.req.query(), config.expiry);
+  if (!parsed.ok) throw parsed.error;
+  const options = parsed.value;
+  requireMayPublish(credential, config.allowAnonymousPublish, options.scope);
+  const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
+
+  const now = Date.now();
+  const expiresAt = now + options.expiresIn * 1000;
+  const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
+  const ownerToken = newToken("owner");
+  const ownerHash = await sha256Base64Url(ownerToken);
+  const init = { scope: options.scope, team, owner_hash: ownerHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
+
+  let id: string | undefined;
+  for (let attempt = 0; attempt < MAX_ID_ATTEMPTS && id === undefined; attempt++) {
+    const candidate = newHandoffId();
+    if (await accessFor(env, candidate).create({ id: candidate, ...init })) id = candidate;
+  }
+  if (id === undefined) throw new HandoffError("internal", "could not claim a fresh id");
+
+  try {
+    await putBody(env.BODIES, id, body, expiresAt);
+    if (team !== null) {
+      await putTeamEntry(env.META, team, id, { v: 1, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews });
+    }
+  } catch (cause) {
+    await accessFor(env, id).abandon();
+    throw new HandoffError("internal", "could not store the body", { cause });
+  }
+
+  const expiresIso = new Date(expiresAt).toISOString();
+  const response: PublishResponse = {
+    id,
+    url: `/h/${id}`,
+    expires_at: expiresIso,
+    max_views: options.maxViews,
+    scope: options.scope,
+    owner_token: ownerToken,
+    retention: { policy: options.maxViews === null ? "delete-at-expiry" : "delete-at-expiry-or-last-view", delete_after: expiresIso },
+  };
+  return c.json(response, 201, { Location: `/v1/handoffs/${id}` });
+}
