@@ -13,6 +13,9 @@ export interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   create: () => import("./commands/create.js"),
   resume: () => import("./commands/resume.js"),
+  publish: () => import("./commands/publish.js"),
+  revoke: () => import("./commands/revoke.js"),
+  published: () => import("./commands/published.js"),
   validate: () => import("./commands/validate.js"),
   render: () => import("./commands/render.js"),
   scan: () => import("./commands/scan.js"),
@@ -31,6 +34,10 @@ Commands:
   resume [SOURCE|KEYWORDS...]
                          With a file, '-' or URL: orient from it (objective, state, drift).
                          Without: shortlist likely handoffs from the managed store; selects nothing.
+  publish FILE           Encrypt and publish; prints an access-limited share URL
+                         (--expires 12h, --max-views N, --scope link|team, --server URL).
+  revoke URL|ID          Revoke a link you published from this machine.
+  published              List what you published and its state.
   validate FILE          Check a handoff or kernel manifest against its contract.
   render FILE.json       Render a kernel manifest to Markdown (never authoritative).
   scan FILE|-            Preview secret redaction: per rule the count and lines, never the secret.

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { ERROR_REASONS, type ErrorReason, HandoffError } from "../shared/errors.js";
 
 /**
@@ -91,7 +90,12 @@ function origin(url: string): string {
 }
 
 /** Parses a JSON response body with a schema; a body of the wrong shape is a server error. */
-export function parseJsonBody<S extends z.ZodType>(response: HttpResponse, schema: S, what: string): z.infer<S> {
+/** Any zod schema, classic or mini (the API schemas are mini, for the worker's bundle size). */
+export interface SafeParser<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export function parseJsonBody<T>(response: HttpResponse, schema: SafeParser<T>, what: string): T {
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder().decode(response.bytes));

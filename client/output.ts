@@ -13,7 +13,7 @@ export function fencedCommand(command: string): string {
 }
 
 /** What was captured, where it went, how long it lasts, what to worry about. */
-export function formatCreateReport(result: CreateResult): string {
+export function formatCreateReport(result: CreateResult, options: { closing?: boolean } = {}): string {
   const { metadata, git } = result;
   const lines = [`Captured "${oneLine(metadata.title)}"`, `  summary: ${oneLine(metadata.summary)}`];
   if (metadata.keywords.length > 0) lines.push(`  keywords: ${metadata.keywords.map(oneLine).join(", ")}`);
@@ -26,7 +26,8 @@ export function formatCreateReport(result: CreateResult): string {
     lines.push("", "Warnings:");
     for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
   }
-  lines.push("", "Resume in a new session with:");
+  // With --publish the share URL, not the local path, is what the next session resumes from.
+  if (options.closing !== false) lines.push("", "Resume in a new session with:");
   return lines.join("\n");
 }
 
@@ -47,7 +48,7 @@ function oneLine(text: string): string {
 }
 
 /** The kernel manifest's report: its identity and provenance, where it went, warnings. */
-export function formatKernelReport(result: KernelCreateResult): string {
+export function formatKernelReport(result: KernelCreateResult, options: { closing?: boolean } = {}): string {
   const { identity, provenance } = result.metadata;
   const artifacts = Array.isArray(provenance.artifacts) ? provenance.artifacts.length : 0;
   const lines = [
@@ -61,7 +62,8 @@ export function formatKernelReport(result: KernelCreateResult): string {
     lines.push("", "Warnings:");
     for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
   }
-  lines.push("", "Resume in a new session with:");
+  // With --publish the share URL, not the local path, is what the next session resumes from.
+  if (options.closing !== false) lines.push("", "Resume in a new session with:");
   return lines.join("\n");
 }
 

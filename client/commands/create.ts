@@ -242,7 +242,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       },
       { now: () => new Date(), captureGit },
     );
-    io.err(formatKernelReport(result));
+    io.err(formatKernelReport(result, { closing: !publishFlags }));
     if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
     io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
     return EXIT.ok;
@@ -261,7 +261,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     },
     { now: () => new Date(), captureGit },
   );
-  io.err(formatCreateReport(result));
+  io.err(formatCreateReport(result, { closing: !publishFlags }));
   if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
   io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
   return EXIT.ok;

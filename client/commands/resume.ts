@@ -25,6 +25,8 @@ Options:
   --in DIR               Search this folder instead of the managed store.
   --limit N              Shortlist length (default 5).
   --max-candidates N     Files considered per folder, most recent first (default 1000).
+  --peek                 With a share URL: show its metadata (expiry, views left) without
+                         spending a view.
   --json                 Print the result object (discovery or orientation) on stdout.
 
 Exit codes: 0 shortlist or orientation; 1 nothing matched, source insufficient, or hard
@@ -41,6 +43,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     in: { type: "string" },
     limit: { type: "string" },
     "max-candidates": { type: "string" },
+    peek: { type: "boolean" },
   });
   const limit = intFlag("limit", values.limit, 1, 100) ?? 5;
   const maxCandidates = intFlag("max-candidates", values["max-candidates"], 1, 1_000_000) ?? 1000;
@@ -55,6 +58,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       boundary = selection.path;
       keywords = rest;
     } else if (selection.kind !== "keywords") {
+      if (values.peek) return peek(selection, io, json);
       if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
       const text = await readSource(selection, io);
       const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env });
@@ -88,6 +92,18 @@ export async function run(args: string[], io: Io): Promise<number> {
   return EXIT.ok;
 }
 
+async function peek(selection: Selection, io: Io, json: boolean): Promise<number> {
+  if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
+  const { peekShareUrl } = await import("../resume/share-source.js");
+  const meta = await peekShareUrl(selection.url, io);
+  if (json) io.out(JSON.stringify(meta, null, 2));
+  else {
+    const views = meta.views_left === null ? "unlimited views" : `${meta.views_left} of ${meta.max_views} views left`;
+    io.out(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`);
+  }
+  return EXIT.ok;
+}
+
 export function printOrientation(result: OrientationResult, io: Io, json: boolean): number {
   io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
   return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
@@ -107,7 +123,8 @@ type Selection =
  */
 function classify(word: string, cwd: string): Selection {
   if (word === "-") return { kind: "stdin", label: "stdin" };
-  if (/^https?:\/\//i.test(word)) return { kind: "url", url: word, label: word };
+  // The #fragment of a share URL is its key: it never appears in output.
+  if (/^https?:\/\//i.test(word)) return { kind: "url", url: word, label: word.replace(/#.*$/s, "") };
   const path = resolve(cwd, word);
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat?.isDirectory()) return { kind: "folder", path };
