@@ -8,7 +8,7 @@ import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
 // What this user published: one 0600 JSON file per id under <configDir>/published (0700), so
 // `handoff revoke` and `handoff published` work later. The share key is deliberately NOT kept:
 // config folders get synced and backed up, and a folder of owner tokens plus keys would be a key
-// ring that opens every live handoff. Owner tokens only allow revoking. docs/envelope.md.
+// ring that opens every live handoff. Owner tokens only allow revoking. docs/storage.md ("The handoff envelope").
 
 const timestamp = z.iso.datetime({ offset: true });
 

@@ -2,7 +2,7 @@ import { parseShareKey } from "./crypto/key.js";
 import { HandoffError, type Result, err, ok } from "./errors.js";
 
 // Share links look like https://host[/prefix]/h/<id>#<key>. The key after '#' never reaches the
-// server; see docs/envelope.md. The API form https://host[/prefix]/v1/handoffs/<id> is accepted too.
+// server; see docs/storage.md ("The handoff envelope"). The API form https://host[/prefix]/v1/handoffs/<id> is accepted too.
 
 const ID = /^[A-Za-z0-9_-]{22,64}$/;
 const SHARE_PATH = /^(.*?)\/(?:h|v1\/handoffs)\/([^/]*)\/?$/;

@@ -3,7 +3,7 @@ import { type EnvelopeMeta, type SealMeta, SealMetaSchema, frameHandoff, unframe
 import { newShareKey, parseShareKey } from "./key.js";
 
 // The end-to-end envelope: what the server stores is this and nothing else. Layout, KDF and
-// threat model: docs/envelope.md. WebCrypto only, so Node 20, workerd and a browser share it.
+// threat model: docs/storage.md ("The handoff envelope"). WebCrypto only, so Node 20, workerd and a browser share it.
 
 /** The envelope format this code writes and the only one it reads. A layout change is a bump. */
 export const ENVELOPE_VERSION = 1;

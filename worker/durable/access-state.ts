@@ -1,6 +1,6 @@
 /**
  * The state a HandoffAccess Durable Object keeps for one published handoff (storage format v1,
- * documented in docs/storage-server.md), and the pure decisions taken on it. Kept free of I/O so
+ * documented in docs/storage.md ("Server storage")), and the pure decisions taken on it. Kept free of I/O so
  * the rules can be read, and tested, apart from the object that applies them.
  */
 import type { Scope } from "../../shared/api/publish.js";

@@ -1,6 +1,6 @@
 /**
  * R2 holds each published body as opaque bytes (the client's ciphertext) under
- * `v1/bodies/<id>`; the `v1` is the storage format version (docs/storage-server.md).
+ * `v1/bodies/<id>`; the `v1` is the storage format version (docs/storage.md ("Server storage")).
  */
 export const BODY_PREFIX = "v1/bodies/";
 

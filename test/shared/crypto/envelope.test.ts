@@ -173,7 +173,7 @@ describe("properties", () => {
   });
 });
 
-describe("the byte layout documented in docs/envelope.md", () => {
+describe("the byte layout documented in docs/storage.md", () => {
   // An independent reader written from the document: if the code drifts from it, this fails.
   async function readPerDocs(envelope: Uint8Array, key: string, aad: boolean) {
     const secret = Buffer.from(key, "base64url");
