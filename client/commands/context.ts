@@ -106,7 +106,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.out(bundleText);
   }
   const unmet = unmetRequired(bundle);
-  io.err(summary(bundle, receipt, { root, out, receiptPath }));
+  io.err(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true }));
   if (unmet.length === 0) return EXIT.ok;
   io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
   for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
@@ -114,7 +114,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   return EXIT.domain;
 }
 
-function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined }): string {
+function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {
   const count = (outcome: string) => bundle.pieces.filter((p) => p.outcome === outcome).length;
   const limits = [
     bundle.budget.target_tokens === undefined ? undefined : `target ${bundle.budget.target_tokens}`,
@@ -128,7 +128,8 @@ function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string;
     if (piece.outcome === "missing" || piece.outcome === "invalid") lines.push(`  ${piece.outcome}: ${piece.list} ${piece.selector}${piece.note ? ` (${piece.note})` : ""}`);
   }
   for (const d of bundle.dropped) lines.push(`  dropped: ${d.list} ${d.selector}: ${d.why}`);
-  lines.push(`bundle: ${where.out ?? "stdout"}${where.out ? ` (sha256 ${receipt.bundle_sha256.slice(0, 12)})` : ""}`);
+  const bundleAt = where.out === undefined ? (where.json ? "pieces in the --json output" : "stdout") : `${where.out} (sha256 ${receipt.bundle_sha256.slice(0, 12)})`;
+  lines.push(`bundle: ${bundleAt}`);
   if (where.receiptPath !== undefined) lines.push(`receipt: ${where.receiptPath}`);
   return lines.join("\n");
 }

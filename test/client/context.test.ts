@@ -262,6 +262,7 @@ describe("handoff context", () => {
     expect(result.bundle.pieces.map((p) => [p.list, p.outcome])).toEqual([["required", "resolved"], ["optional", "missing"]]);
     expect(validateContextReceipt(result.receipt).ok).toBe(true);
     expect(run.stderr).toContain("context: 1 resolved, 0 empty, 1 missing, 0 invalid, 0 dropped");
+    expect(run.stderr).toContain("bundle: pieces in the --json output");
   });
 
   it("outside a git checkout it needs --repo; with it, selectors resolve there", async () => {
