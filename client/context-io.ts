@@ -146,7 +146,9 @@ async function readSelectedFile(path: string, options: ReaderOptions): Promise<S
  */
 async function readDiff(range: string, options: ReaderOptions): Promise<SelectorSource> {
   const excludes = options.forbidden.filter((glob) => glob !== "").flatMap((glob) => [`:(exclude,glob)${glob}`, `:(exclude,glob)${glob}/**`]);
-  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
+  // A diff against the working tree would consult core.fsmonitor, a command the repository's
+  // own config names; this read runs nothing the repository chose.
+  const args = ["-c", "core.fsmonitor=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
   const run = await runGit(args, options.root, options.env, CONTEXT_FILE_CAP);
   if (run.overflow) return { note: `the diff is larger than the ${CONTEXT_FILE_CAP / 1024 / 1024} MiB cap: not included` };
   if (run.failure !== undefined) return { note: `git diff failed: ${run.failure}` };
