@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: () => import("./commands/validate.js"),
   render: () => import("./commands/render.js"),
   scan: () => import("./commands/scan.js"),
+  context: () => import("./commands/context.js"),
 };
 
 export const VERSION = "0.1.0";
@@ -41,6 +42,7 @@ Commands:
   validate FILE          Check a handoff or kernel manifest against its contract.
   render FILE.json       Render a kernel manifest to Markdown (never authoritative).
   scan FILE|-            Preview secret redaction: per rule the count and lines, never the secret.
+  context MANIFEST       Compile a kernel manifest's context selectors into a bounded bundle.
 
 Run 'handoff <command> --help' for a command's options. Exit codes: 0 ok, 1 invalid input or
 nothing found, 2 usage error, 3 operational failure (I/O, network). See docs/cli.md.

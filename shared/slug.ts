@@ -17,8 +17,26 @@ const TRANSLITERATE: Record<string, string> = {
   ł: "l", Ł: "l", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŋ: "ng", Ŋ: "ng",
 };
 
-/** A readable slug of `title`; never empty, never `.`/`..`, never starting with `-`. */
-export function slug(title: string): string {
+export interface SlugOptions {
+  /** Longest slug; default SLUG_MAX_LENGTH. */
+  maxLength?: number;
+  /**
+   * Cut a long slug at a word boundary in its second half (default), or exactly at maxLength:
+   * a name that sits before a date suffix reads fine cut mid-word and keeps more of the name.
+   */
+  cutAtWord?: boolean;
+}
+
+/**
+ * A readable slug of `title`; never empty, never `.`/`..`, never starting with `-`.
+ *
+ * @example
+ * ```ts
+ * slug("x".repeat(100), { maxLength: 80, cutAtWord: false }) // "x".repeat(80)
+ * ```
+ */
+export function slug(title: string, options: SlugOptions = {}): string {
+  const maxLength = options.maxLength ?? SLUG_MAX_LENGTH;
   const ascii = title
     .replace(/[ßẞæÆœŒøØđĐðÐłŁþÞıħĦŋŊ]/g, (ch) => TRANSLITERATE[ch] ?? "")
     .normalize("NFKD")
@@ -27,9 +45,10 @@ export function slug(title: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   if (ascii === "") return SLUG_FALLBACK;
-  if (ascii.length <= SLUG_MAX_LENGTH) return ascii;
+  if (ascii.length <= maxLength) return ascii;
+  const cut = ascii.slice(0, maxLength);
+  if (options.cutAtWord === false) return cut.replace(/-+$/, "");
   // Cut at a word boundary when one is near, so the name stays readable.
-  const cut = ascii.slice(0, SLUG_MAX_LENGTH);
   const boundary = cut.lastIndexOf("-");
-  return (boundary >= SLUG_MAX_LENGTH / 2 ? cut.slice(0, boundary) : cut).replace(/-+$/, "");
+  return (boundary >= maxLength / 2 ? cut.slice(0, boundary) : cut).replace(/-+$/, "");
 }

@@ -4,6 +4,7 @@ import { type FileHandle, lstat, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
+import type { KernelHandoff } from "../../shared/kernel/schema.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
@@ -137,6 +138,23 @@ async function writeOutput(path: string, content: string, force: boolean): Promi
   }
 }
 
+/**
+ * The manifest in `text`, or an `invalid_document` error (exit 1) that names the JSON syntax
+ * error's line and column, or lists every issue as `path: message`. `source` names the file.
+ */
+export function validatedManifest(source: string, text: string): KernelHandoff {
+  const validation = validateKernelText(text);
+  if (validation.parseError) {
+    const { line, column, message, path } = validation.parseError;
+    throw new HandoffError("invalid_document", `${source}:${line}:${column}: ${message}`, {
+      hint: "fix the JSON and rerun",
+      details: { line, column, ...(path === undefined ? {} : { path }) },
+    });
+  }
+  if (!validation.manifest) throw invalidManifest(source, validation.issues);
+  return validation.manifest;
+}
+
 /** Every issue as `path: message`, the form `handoff validate` prints too. */
 function invalidManifest(path: string, issues: { path: string; message: string }[]): HandoffError {
   const lines = issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n");
@@ -161,18 +179,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw new HandoffError("usage", "--force only applies with --out", { hint: "add --out F, or drop --force" });
   }
   const source = positionals[0]!;
-  const text = await readManifestFile(source, { cwd: io.cwd });
-  const validation = validateKernelText(text);
-  if (validation.parseError) {
-    const { line, column, message, path } = validation.parseError;
-    throw new HandoffError("invalid_document", `${source}:${line}:${column}: ${message}`, {
-      hint: "fix the JSON and rerun",
-      details: { line, column, ...(path === undefined ? {} : { path }) },
-    });
-  }
-  if (!validation.manifest) throw invalidManifest(source, validation.issues);
-
-  const markdown = renderKernelMarkdown(validation.manifest, basename(source));
+  const manifest = validatedManifest(source, await readManifestFile(source, { cwd: io.cwd }));
+  const markdown = renderKernelMarkdown(manifest, basename(source));
   if (values.out === undefined) {
     io.out(values.json ? JSON.stringify({ source, markdown }, null, 2) : markdown);
     return EXIT.ok;

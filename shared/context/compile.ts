@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { RECEIPT_STATUSES } from "../kernel/receipt.js";
 import { withoutForbiddenFiles } from "./diff.js";
 import { type ContextSelector, estimateTokens, type Piece, selectorProblem, selectorSummary } from "./selector.js";
 
@@ -41,7 +42,8 @@ export interface Bundle {
   budget: { target_tokens?: number; max_tokens?: number };
 }
 
-export type BudgetStatus = "within_budget" | "target_exceeded" | "maximum_exceeded";
+/** The receipt's status vocabulary. */
+export type BudgetStatus = (typeof RECEIPT_STATUSES)[number];
 
 export type SelectorResolver = (selector: ContextSelector) => Piece | Promise<Piece>;
 

@@ -1,5 +1,5 @@
-import { type Bundle, budgetStatus } from "./compile.js";
-import { estimateTokens } from "./selector.js";
+import { type Bundle, type BudgetStatus, budgetStatus } from "./compile.js";
+import { estimateTokens, type SelectionOutcome } from "./selector.js";
 
 /** The estimation method every receipt states: chars/4 undercounts markup and JSON structure. */
 export const ESTIMATION_METHOD = "chars/4 (directional; structural overhead undercounted)";
@@ -27,12 +27,12 @@ export interface ContextReceipt {
   total_estimated_tokens: number;
   target_budget_tokens?: number;
   maximum_budget_tokens?: number;
-  status: "within_budget" | "target_exceeded" | "maximum_exceeded";
+  status: BudgetStatus;
   estimation_method: string;
   selections: {
     selector: string;
     resolved: boolean;
-    outcome: "resolved" | "empty" | "invalid" | "missing";
+    outcome: SelectionOutcome;
     resolved_sha256?: string;
     estimated_tokens: number;
     note?: string;

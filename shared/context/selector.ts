@@ -1,19 +1,14 @@
 import { z } from "zod";
+import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
+import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../orient/headings.js";
 import { DEFAULT_GREP_CONTEXT, grepMatcher, grepWindows, MAX_GREP_CONTEXT } from "./grep.js";
 
 /** A kernel context selector v1 (`context.required[]` / `context.optional[]`). */
-export interface ContextSelector {
-  path?: string;
-  lines?: string;
-  heading?: string;
-  grep?: string;
-  context?: number;
-  git_diff?: string;
-  reason?: string;
-}
+export type { ContextSelector };
 
-export type SelectionOutcome = "resolved" | "empty" | "invalid" | "missing";
+/** The receipt's outcome vocabulary: a piece's outcome is what the receipt records. */
+export type SelectionOutcome = (typeof SELECTION_OUTCOMES)[number];
 
 /** One resolved selector: what it asked for, why, and the text it yields. */
 export interface Piece {
@@ -44,15 +39,8 @@ export interface DiffSource {
   note?: string;
 }
 
-const SelectorSchema = z.looseObject({
-  path: z.string().optional(),
-  lines: z.string().optional(),
-  heading: z.string().optional(),
-  grep: z.string().optional(),
-  context: z.number().int().min(0).optional(),
-  git_diff: z.string().optional(),
-  reason: z.string().optional(),
-});
+// The kernel schema's selector; a grep context below zero is a selector problem here.
+const SelectorSchema = contextSelectorSchema.extend({ context: z.int().min(0).optional() });
 
 /**
  * Token estimate used everywhere in compile and receipts: directional, not exact.

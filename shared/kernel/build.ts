@@ -1,4 +1,5 @@
 import { HandoffError } from "../errors.js";
+import { slug } from "../slug.js";
 import { asArray, asRecord } from "./issues.js";
 import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./schema.js";
 
@@ -34,13 +35,8 @@ export interface BuildOptions {
   manifestPath?: string;
 }
 
-const MAX_SLUG_LENGTH = 80;
-
-function slug(name: string): string {
-  const ascii = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-  const joined = ascii.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return joined.slice(0, MAX_SLUG_LENGTH).replace(/-+$/, "") || "handoff";
-}
+// Manifest names carry a date suffix, so they keep more of the name and cut it exactly.
+const MANIFEST_SLUG = { maxLength: 80, cutAtWord: false } as const;
 
 /**
  * The manifest's file name: a slug of the name and the UTC date.
@@ -53,7 +49,7 @@ function slug(name: string): string {
  */
 export function kernelManifestFileName(name: string, date: Date): string {
   if (Number.isNaN(date.getTime())) throw new HandoffError("internal", "kernelManifestFileName needs a valid date");
-  return `${slug(name)}-${date.toISOString().slice(0, 10)}.json`;
+  return `${slug(name, MANIFEST_SLUG)}-${date.toISOString().slice(0, 10)}.json`;
 }
 
 function shellQuote(text: string): string {

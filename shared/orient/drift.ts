@@ -1,4 +1,5 @@
 import { normaliseRepository, sameCommit } from "../discover/repo-identity.js";
+import type { KernelEvent } from "../kernel/rules.js";
 
 /**
  * Drift: what changed between the state a handoff recorded and the checkout a session resumes
@@ -7,25 +8,8 @@ import { normaliseRepository, sameCommit } from "../discover/repo-identity.js";
  * for kernel manifests apply to any handoff.
  */
 
-/** The kernel divergence events (kernel.handoff/v1 `workflow.invalidation_rules[].when.event`). */
-export const KERNEL_EVENTS = [
-  "branch_unknown",
-  "branch_match",
-  "branch_diverged",
-  "commit_match",
-  "commit_advanced",
-  "commit_diverged",
-  "commit_unknown",
-  "dirty_match",
-  "dirty_changed",
-  "dirty_tree_hash_match",
-  "dirty_tree_hash_mismatch",
-  "artifact_missing",
-  "artifact_match",
-  "artifact_hash_mismatch",
-] as const;
-
-export type KernelEvent = (typeof KERNEL_EVENTS)[number];
+// KernelEvent comes from the validator's rules, the one home of the `when.event` vocabulary, so
+// drift can never emit a name a manifest may not use.
 
 /** Events beyond the kernel vocabulary, for what ce-handoff metadata and bodies record. */
 export type HandoffEvent = "repository_mismatch" | "repo_root_mismatch" | "worktree_missing" | "path_missing";

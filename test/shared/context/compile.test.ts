@@ -8,15 +8,13 @@ import { withoutForbiddenFiles } from "../../../shared/context/diff.js";
 import { ESTIMATION_METHOD, buildReceipt, sha256hex } from "../../../shared/context/receipt.js";
 import { fenceUntrusted, renderBundle } from "../../../shared/context/render.js";
 import { type ContextSelector, resolveSelector } from "../../../shared/context/selector.js";
+import { matchGlob } from "../../../shared/glob.js";
+import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/resume/${name}`, import.meta.url), "utf8");
 const MANIFEST_TEXT = fixture("example.yaml-skill-unification-2026-07-10.json");
 const MANIFEST = JSON.parse(MANIFEST_TEXT) as { context: ContextSpecLike };
 const CONTRACT_PATH = "_meta/contracts/yaml-skill-unification-2026-07-10.md";
-
-// A stand-in for shared/glob.ts (built in parallel): `*` within a segment, `**` across.
-const matchGlob = (pattern: string, path: string) =>
-  new RegExp(`^${pattern.split("**").map((p) => p.split("*").map((q) => q.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")).join(".*")}$`).test(path);
 
 /** A repository on disk and the resolver the CLI would write over it: real reads, recorded. */
 function repoWith(files: Record<string, string>, diffs: Record<string, string> = {}) {
@@ -286,6 +284,20 @@ describe("buildReceipt", () => {
       loads_beyond_manifest: [],
     });
     expect(ESTIMATION_METHOD).toBe("chars/4 (directional; structural overhead undercounted)");
+  });
+
+  it.each<[string, ContextSpecLike]>([
+    ["the real manifest", MANIFEST.context],
+    ["within budget", { required: [{ path: "a.md", reason: "r" }], budget: { target_tokens: 500 } }],
+    ["over the target", { required: [{ path: "a.md" }, { path: "b.md", lines: "1-1" }], budget: { target_tokens: 10 } }],
+    ["dropped by the maximum, missing and invalid pieces", { required: [{ path: "a.md" }, { path: "gone.md" }, { path: "../x" }], optional: [{ path: "b.md" }], budget: { max_tokens: 150 } }],
+    ["no selectors at all", {}],
+  ])("passes validateContextReceipt: %s", async (_name, context) => {
+    const repo = repoWith({ [CONTRACT_PATH]: fixture("contract.md"), "a.md": "x".repeat(400), "b.md": "y".repeat(400) });
+    const receipt = await receiptFor(await compileContext({ context }, repo.resolve, matchGlob));
+    expect(validateContextReceipt(receipt)).toMatchObject({ ok: true, issues: [] });
+    // The validator is not vacuous: the same receipt with a broken field fails it.
+    expect(validateContextReceipt({ ...receipt, status: "fine" }).ok).toBe(false);
   });
 
   it.each([

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { computeDrift, type DriftItem, hasHardDivergence, KERNEL_EVENTS, type ObservedState, type RecordedState } from "../../../shared/orient/drift.js";
+import { matchGlob } from "../../../shared/glob.js";
+import { KERNEL_EVENTS } from "../../../shared/kernel/rules.js";
+import { computeDrift, type DriftItem, hasHardDivergence, type ObservedState, type RecordedState } from "../../../shared/orient/drift.js";
 import { applyInvalidationRules, type InvalidationRuleLike, type PhaseLike } from "../../../shared/orient/invalidate.js";
 
 const A = "a".repeat(40);
@@ -105,10 +107,6 @@ describe("computeDrift", () => {
     ]);
   });
 });
-
-// A stand-in for shared/glob.ts (built in parallel): exact match, `*` within a segment.
-const matchGlob = (pattern: string, path: string) =>
-  new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`).test(path);
 
 describe("applyInvalidationRules with the real manifest", () => {
   const manifest = JSON.parse(readFileSync(new URL("../../fixtures/resume/example.yaml-skill-unification-2026-07-10.json", import.meta.url), "utf8")) as {

@@ -1,0 +1,166 @@
+import { lstat, open, unlink } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type Bundle, budgetStatus, compileContext } from "../../shared/context/compile.js";
+import { buildReceipt, type ContextReceipt } from "../../shared/context/receipt.js";
+import { renderBundle } from "../../shared/context/render.js";
+import { EXIT, HandoffError } from "../../shared/errors.js";
+import { matchGlob } from "../../shared/glob.js";
+import { validateContextReceipt } from "../../shared/kernel/receipt.js";
+import { parseCommandArgs } from "../args.js";
+import { findRepositoryRoot, selectorReader } from "../context-io.js";
+import type { Io } from "../io.js";
+import { readManifestFile, validatedManifest } from "./render.js";
+
+export const help = `Usage: handoff context MANIFEST [--out F] [--receipt F] [--repo DIR] [--json]
+
+Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
+context.required selectors, then context.optional, each resolved inside the repository
+({path}, {path, lines: "A-B"}, {path, heading: "## X"}, {path, grep, context: N},
+{git_diff: "a..b"}). Tokens are estimated as chars/4; the compile stops before
+budget.max_tokens and lists what it dropped. Paths matching context.forbidden are never
+opened; paths leaving the repository (also through symlinks) are refused. Read-only.
+
+The repository is the git checkout the manifest is in (else the one the current folder is in).
+
+Options:
+  --out F       Write the bundle to F (mode 0600) instead of stdout. F must not exist yet.
+  --receipt F   Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet).
+  --repo DIR    Resolve selectors inside DIR instead.
+  --json        Print {manifest, bundle: {pieces, dropped, total_estimated_tokens}, receipt}.
+
+Exit codes: 0 compiled (also when optional pieces were dropped or missing), 1 invalid manifest
+or a required selector missing, invalid or dropped, 2 usage error or an output file exists,
+3 unreadable manifest or failed write.
+`;
+
+/** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
+export interface UnmetRequirement {
+  selector: string;
+  why: string;
+}
+
+/**
+ * The required selectors that did not load: missing, invalid, or dropped by the budget. Empty
+ * means the compile honoured the manifest (optional pieces may still be missing or dropped).
+ */
+export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
+  const unmet: UnmetRequirement[] = bundle.pieces
+    .filter((piece) => piece.list === "required" && (piece.outcome === "missing" || piece.outcome === "invalid"))
+    .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
+  for (const dropped of bundle.dropped) {
+    if (dropped.list === "required") unmet.push({ selector: dropped.selector, why: `dropped: ${dropped.why}` });
+  }
+  return unmet;
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs("context", args, {
+    out: { type: "string" },
+    receipt: { type: "string" },
+    repo: { type: "string" },
+  });
+  if (positionals.length !== 1) {
+    throw new HandoffError("usage", positionals.length === 0 ? "handoff context: which manifest? pass MANIFEST.json" : "handoff context takes one MANIFEST", {
+      hint: "run 'handoff context --help'",
+    });
+  }
+  const source = positionals[0]!;
+  const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+  const receiptPath = values.receipt === undefined ? undefined : resolve(io.cwd, values.receipt);
+  if (out !== undefined && out === receiptPath) {
+    throw new HandoffError("usage", "--out and --receipt name the same file", { hint: "give the receipt its own file" });
+  }
+  // Refuse early, before any work; the writes themselves are exclusive too.
+  await refuseExisting("--out", out);
+  await refuseExisting("--receipt", receiptPath);
+
+  const text = await readManifestFile(source, { cwd: io.cwd });
+  const manifest = validatedManifest(source, text);
+  const root = await findRepositoryRoot({ manifestPath: source, cwd: io.cwd, env: io.env, ...(values.repo === undefined ? {} : { repo: values.repo }) });
+  const forbidden = manifest.context.forbidden ?? [];
+  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
+  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
+  const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
+  const bundle = await compileContext(manifest, reader, isForbidden);
+  const bundleText = renderBundle(bundle);
+  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, created: new Date().toISOString() });
+  const check = validateContextReceipt(receipt);
+  if (!check.ok) {
+    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
+      hint: "this is a bug; report it with the manifest",
+    });
+  }
+
+  if (out !== undefined) await writeExclusive("--out", out, bundleText);
+  if (receiptPath !== undefined) {
+    await writeExclusive("--receipt", receiptPath, `${JSON.stringify(receipt, null, 2)}\n`).catch(async (error: unknown) => {
+      // Both files or neither: a bundle without its receipt would look like a finished run.
+      if (out !== undefined) await unlink(out).catch(() => undefined);
+      throw error;
+    });
+  }
+  if (values.json) {
+    const { pieces, dropped, total_estimated_tokens } = bundle;
+    io.out(JSON.stringify({ manifest: source, bundle: { pieces, dropped, total_estimated_tokens }, receipt }, null, 2));
+  } else if (out === undefined) {
+    io.out(bundleText);
+  }
+  const unmet = unmetRequired(bundle);
+  io.err(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true }));
+  if (unmet.length === 0) return EXIT.ok;
+  io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
+  for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
+  io.err("  fix the manifest's context.required (or the repository) and rerun");
+  return EXIT.domain;
+}
+
+function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {
+  const count = (outcome: string) => bundle.pieces.filter((p) => p.outcome === outcome).length;
+  const limits = [
+    bundle.budget.target_tokens === undefined ? undefined : `target ${bundle.budget.target_tokens}`,
+    bundle.budget.max_tokens === undefined ? undefined : `maximum ${bundle.budget.max_tokens}`,
+  ].filter(Boolean);
+  const lines = [
+    `context: ${count("resolved")} resolved, ${count("empty")} empty, ${count("missing")} missing, ${count("invalid")} invalid, ${bundle.dropped.length} dropped (repository ${where.root})`,
+    `tokens: ~${bundle.total_estimated_tokens}${limits.length ? ` of ${limits.join(", ")}` : ""}: ${budgetStatus(bundle)}`,
+  ];
+  for (const piece of bundle.pieces) {
+    if (piece.outcome === "missing" || piece.outcome === "invalid") lines.push(`  ${piece.outcome}: ${piece.list} ${piece.selector}${piece.note ? ` (${piece.note})` : ""}`);
+  }
+  for (const d of bundle.dropped) lines.push(`  dropped: ${d.list} ${d.selector}: ${d.why}`);
+  const bundleAt = where.out === undefined ? (where.json ? "pieces in the --json output" : "stdout") : `${where.out} (sha256 ${receipt.bundle_sha256.slice(0, 12)})`;
+  lines.push(`bundle: ${bundleAt}`);
+  if (where.receiptPath !== undefined) lines.push(`receipt: ${where.receiptPath}`);
+  return lines.join("\n");
+}
+
+async function refuseExisting(flag: string, path: string | undefined): Promise<void> {
+  if (path === undefined) return;
+  if ((await lstat(path).catch(() => undefined)) !== undefined) throw exists(flag, path);
+}
+
+function exists(flag: string, path: string): HandoffError {
+  return new HandoffError("usage", `${flag} ${path} already exists; not overwriting it`, { hint: `choose another ${flag} file, or remove this one` });
+}
+
+/** Creates `path` with mode 0600; an existing file (or a symlink at the name) is never replaced. */
+async function writeExclusive(flag: string, path: string, content: string): Promise<void> {
+  try {
+    const handle = await open(path, "wx", 0o600);
+    try {
+      await handle.writeFile(content);
+    } catch (cause) {
+      // A half-written file is worse than none; this one is ours, it was just created.
+      await unlink(path).catch(() => undefined);
+      throw cause;
+    } finally {
+      await handle.close();
+    }
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "EEXIST") throw exists(flag, path);
+    throw new HandoffError("io_failed", `cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, {
+      hint: "check that the folder exists and is writable",
+      cause,
+    });
+  }
+}
