@@ -1,3 +1,4 @@
+import { shellQuote } from "../ce/resume-command.js";
 import { HandoffError } from "../errors.js";
 import { slug } from "../slug.js";
 import { asArray, asRecord } from "./issues.js";
@@ -52,9 +53,6 @@ export function kernelManifestFileName(name: string, date: Date): string {
   return `${slug(name, MANIFEST_SLUG)}-${date.toISOString().slice(0, 10)}.json`;
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 function mergeArtifacts(fromPartial: unknown, pinned: readonly PinnedArtifact[]): unknown[] {
   const merged: unknown[] = [...asArray(fromPartial)];
