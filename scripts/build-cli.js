@@ -6,6 +6,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 export async function buildCli() {
   const { build } = await import("esbuild");
+  const { rmSync } = await import("node:fs");
+  // Chunk names carry content hashes: clear old ones so dist/ holds exactly one build.
+  rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: { cli: "client/cli.ts" },

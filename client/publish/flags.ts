@@ -1,4 +1,4 @@
-import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/publish.js";
+import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/limits.js";
 import { parseDuration } from "../../shared/duration.js";
 import { HandoffError } from "../../shared/errors.js";
 import { intFlag } from "../args.js";

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { Scope } from "../../shared/api/publish.js";
+import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";

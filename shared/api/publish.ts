@@ -10,11 +10,9 @@
 import * as z from "zod/mini";
 import { err, HandoffError, ok, type Result } from "../errors.js";
 
-export const SCOPES = ["link", "team"] as const;
-export type Scope = (typeof SCOPES)[number];
+import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "./limits.js";
 
-/** max_views is 1 to this; absent means unlimited views until expiry. */
-export const MAX_VIEWS_LIMIT = 1000;
+export { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "./limits.js";
 
 /** Bounds of expires_in in seconds; the server reads them from its configuration. */
 export interface ExpiryBounds {

@@ -1,0 +1,9 @@
+/**
+ * The publishing API's option vocabulary, without zod: the CLI's start-up path parses flags with
+ * these and must not load a schema library to do it.
+ */
+export const SCOPES = ["link", "team"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** max_views is 1 to this; absent means unlimited views until expiry. */
+export const MAX_VIEWS_LIMIT = 1000;
