@@ -57,7 +57,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     } else if (selection.kind !== "keywords") {
       if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
       const text = await readSource(selection, io);
-      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env });
+      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
       return printOrientation(result, io, json);
     }
   }
