@@ -15,9 +15,10 @@ const NEWLINE = 0x0a;
 // 16 KiB buffer each is most of its garbage.
 const scratch = Buffer.allocUnsafe(HEAD_MAX_BYTES);
 
+/** `mtimeMs` comes from the fstat of the opened file, so enumeration need not stat it first. */
 export type HeadRead =
-  | { kind: "head"; bytes: Uint8Array; bytesRead: number }
-  | { kind: "first-line"; firstLine: string; bytesRead: number }
+  | { kind: "head"; bytes: Uint8Array; bytesRead: number; mtimeMs: number }
+  | { kind: "first-line"; firstLine: string; bytesRead: number; mtimeMs: number }
   | { kind: "skipped"; reason: "not-regular" | "unreadable" };
 
 /**
@@ -36,11 +37,12 @@ export function readCandidateHead(path: string): HeadRead {
     return { kind: "skipped", reason: "unreadable" };
   }
   try {
-    if (!fstatSync(fd).isFile()) return { kind: "skipped", reason: "not-regular" };
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: "skipped", reason: "not-regular" };
     // Enough to tell the opener, "---\n" or "---\r\n", from any other first line.
     let length = readSync(fd, scratch, 0, 5, 0);
     const opener = scratch.toString("latin1", 0, length);
-    if (!(opener.startsWith("---\n") || opener === "---\r\n")) return firstLineOf(fd, length);
+    if (!(opener.startsWith("---\n") || opener === "---\r\n")) return { ...firstLineOf(fd, length), mtimeMs: stats.mtimeMs };
     let end: number | undefined;
     const scan = { from: scratch.indexOf(NEWLINE) + 1, lines: 1 };
     while (end === undefined && length < HEAD_MAX_BYTES) {
@@ -49,7 +51,7 @@ export function readCandidateHead(path: string): HeadRead {
       length += n;
       end = headEnd(length, scan);
     }
-    return { kind: "head", bytes: Uint8Array.prototype.slice.call(scratch, 0, end ?? length), bytesRead: length };
+    return { kind: "head", bytes: Uint8Array.prototype.slice.call(scratch, 0, end ?? length), bytesRead: length, mtimeMs: stats.mtimeMs };
   } catch {
     return { kind: "skipped", reason: "unreadable" };
   } finally {
@@ -76,7 +78,7 @@ function headEnd(length: number, scan: { from: number; lines: number }): number 
 }
 
 /** The first line (bounded by 1 KiB) for labelling an unindexed file; nothing after it is decoded. */
-function firstLineOf(fd: number, length: number): HeadRead {
+function firstLineOf(fd: number, length: number): { kind: "first-line"; firstLine: string; bytesRead: number } {
   let newline = scratch.subarray(0, length).indexOf(NEWLINE);
   while (newline === -1 && length < FIRST_LINE_MAX_BYTES) {
     const n = readSync(fd, scratch, length, Math.min(LINE_STEP, FIRST_LINE_MAX_BYTES - length), length);
