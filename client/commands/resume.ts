@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { intFlag, parseCommandArgs } from "../args.js";
-import { discoverHandoffs } from "../discover/discover.js";
+import { gatherCandidates, shortlist } from "../discover/discover.js";
 import { captureGit } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
@@ -61,14 +61,19 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (values.peek) return peek(selection, io, json);
       if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
       const text = await readSource(selection, io);
-      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env });
+      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
       return printOrientation(result, io, json);
     }
   }
 
-  const git = await captureGit(io.cwd, io.env);
-  const result = discoverHandoffs({
+  // Started first: the git processes run while this process walks the store.
+  const pendingGit = captureGit(io.cwd, io.env);
+  const gathered = gatherCandidates({
     boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+    maxCandidates,
+  });
+  const git = await pendingGit;
+  const result = shortlist(gathered, {
     keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
     maxCandidates,
     limit,

@@ -45,7 +45,27 @@ export interface DiscoveryResult {
   warnings: string[];
 }
 
+/**
+ * The whole discovery in one call. `handoff resume` runs the two halves itself, so the git
+ * processes that ranking needs run while the store is walked.
+ */
 export function discoverHandoffs(options: DiscoverOptions): DiscoveryResult {
+  return shortlist(gatherCandidates(options), options);
+}
+
+/** What enumeration and the bounded head reads found, before ranking. */
+export interface Gathered {
+  boundaries: string[];
+  metas: CandidateMeta[];
+  extra: Map<string, { unindexed_reason?: string; first_line?: string }>;
+  files: number;
+  truncated: boolean;
+  skipped: DiscoveryResult["searched"]["skipped"];
+  warnings: string[];
+}
+
+/** Enumerates the boundaries and reads each candidate's head within bounds; ranks nothing. */
+export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "maxCandidates">): Gathered {
   const warnings: string[] = [];
   const boundaries: string[] = [];
   const metas: CandidateMeta[] = [];
@@ -88,7 +108,7 @@ export function discoverHandoffs(options: DiscoverOptions): DiscoveryResult {
         skipped.special++;
         continue;
       }
-      const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs, fileName: file.fileName };
+      const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: head.mtimeMs, fileName: file.fileName };
       if (head.kind === "first-line") {
         extra.set(file.path, { unindexed_reason: "no frontmatter", first_line: head.firstLine });
       } else {
@@ -103,7 +123,12 @@ export function discoverHandoffs(options: DiscoverOptions): DiscoveryResult {
       metas.push(meta);
     }
   }
+  return { boundaries, metas, extra, files, truncated, skipped, warnings };
+}
 
+/** Ranks what was gathered against the query and cuts the shortlist. */
+export function shortlist(gathered: Gathered, options: Omit<DiscoverOptions, "boundaries">): DiscoveryResult {
+  const { boundaries, metas, extra, files, truncated, skipped, warnings } = gathered;
   const ranked = rankCandidates(metas, { keywords: options.keywords, now: options.now, current: options.current }).filter(relevant);
   const candidates = ranked.slice(0, options.limit).map((c): ShortlistEntry => {
     const entry: ShortlistEntry = {

@@ -5,8 +5,8 @@ import { extname, join, sep } from "node:path";
 export interface CandidateFile {
   path: string;
   fileName: string;
-  mtimeMs: number;
-  size: number;
+  /** Set when the bound needed the modification time to order candidates; else read at open. */
+  mtimeMs?: number;
 }
 
 export interface Enumeration {
@@ -34,8 +34,10 @@ const HANDOFF_EXTENSIONS = new Set([".md", ".markdown", ".txt", ".json"]);
 /**
  * Lists candidate files below `boundary` without opening any of them. Symlinks are never
  * followed or listed (a symlink candidate is excluded before anything reads it), only regular
- * files count, and anything whose real path escapes the boundary is dropped. The result is
- * bounded: most recent first, cut at `maxCandidates`.
+ * files count, and a folder whose real path escapes the boundary is not entered. The result is
+ * bounded: when more than `maxCandidates` files are found, the most recent are kept (lstat
+ * orders them); otherwise every file is kept without a stat, since the reader's fstat on the
+ * opened descriptor gives the same modification time for free.
  */
 export function enumerateCandidates(boundary: string, options: EnumerateOptions): Enumeration {
   const root = realpathSync(boundary);
@@ -47,6 +49,13 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
   let truncated = false;
 
   const walk = (dir: string, depth: number): void => {
+    // Containment per folder, not per file: the walk never follows a symlink, so only a folder
+    // swapped for one since its parent was listed could lead outside, and the reader opens
+    // files with O_NOFOLLOW.
+    if (depth > 0 && !within(dir, root)) {
+      skipped.escaped++;
+      return;
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -58,52 +67,44 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
         truncated = true;
         return;
       }
-      const path = join(dir, entry.name);
       if (entry.isSymbolicLink()) {
         skipped.symlinks++;
       } else if (entry.isDirectory()) {
-        if (depth < maxDepth) walk(path, depth + 1);
+        if (depth < maxDepth) walk(join(dir, entry.name), depth + 1);
       } else if (!entry.isFile()) {
         skipped.special++;
       } else if (HANDOFF_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-        // lstat, not stat: the entry could have been swapped for a symlink since readdir.
-        let stats;
-        try {
-          stats = lstatSync(path);
-        } catch {
-          continue;
-        }
-        if (!stats.isFile()) {
-          if (stats.isSymbolicLink()) skipped.symlinks++;
-          else skipped.special++;
-          continue;
-        }
-        found.push({ path, fileName: entry.name, mtimeMs: stats.mtimeMs, size: stats.size });
+        found.push({ path: join(dir, entry.name), fileName: entry.name });
       }
     }
   };
   walk(root, 0);
 
-  found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
-  const kept: CandidateFile[] = [];
+  if (found.length <= options.maxCandidates) return { boundary: root, candidates: found, skipped, truncated };
+  const dated: (CandidateFile & { mtimeMs: number })[] = [];
   for (const candidate of found) {
-    if (kept.length >= options.maxCandidates) {
-      skipped.overBound++;
+    // lstat, not stat: the entry could have been swapped for a symlink since readdir.
+    const stats = lstatSync(candidate.path, { throwIfNoEntry: false });
+    if (stats === undefined) continue;
+    if (!stats.isFile()) {
+      if (stats.isSymbolicLink()) skipped.symlinks++;
+      else skipped.special++;
       continue;
     }
-    // Containment: the real path must stay inside the boundary (a parent swapped for a symlink
-    // after the walk would show here).
-    let real: string;
-    try {
-      real = realpathSync(candidate.path);
-    } catch {
-      continue;
-    }
-    if (real !== root && !real.startsWith(root + sep)) {
-      skipped.escaped++;
-      continue;
-    }
-    kept.push(candidate);
+    dated.push({ ...candidate, mtimeMs: stats.mtimeMs });
   }
+  dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+  skipped.overBound += Math.max(0, dated.length - options.maxCandidates);
+  const kept = dated.slice(0, options.maxCandidates);
   return { boundary: root, candidates: kept, skipped, truncated };
+}
+
+function within(dir: string, root: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return false;
+  }
+  return real === root || real.startsWith(root + sep);
 }

@@ -3,11 +3,22 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 /** The contract's bounds for reading frontmatter during discovery. */
 export const HEAD_MAX_BYTES = 16 * 1024;
 export const HEAD_MAX_LINES = 64;
-const CHUNK = 2048;
+/** An unindexed file's first line is shown for recognition, cut at this many bytes. */
+export const FIRST_LINE_MAX_BYTES = 1024;
+// Small steps, so a read ends soon after what it was for (the closing delimiter, the end of the
+// first line) instead of pulling in the body behind it.
+const HEAD_STEP = 512;
+const LINE_STEP = 64;
+const NEWLINE = 0x0a;
 
+// One buffer for every candidate: discovery reads thousands of heads, one at a time, and a fresh
+// 16 KiB buffer each is most of its garbage.
+const scratch = Buffer.allocUnsafe(HEAD_MAX_BYTES);
+
+/** `mtimeMs` comes from the fstat of the opened file, so enumeration need not stat it first. */
 export type HeadRead =
-  | { kind: "head"; bytes: Uint8Array; bytesRead: number }
-  | { kind: "first-line"; firstLine: string; bytesRead: number }
+  | { kind: "head"; bytes: Uint8Array; bytesRead: number; mtimeMs: number }
+  | { kind: "first-line"; firstLine: string; bytesRead: number; mtimeMs: number }
   | { kind: "skipped"; reason: "not-regular" | "unreadable" };
 
 /**
@@ -15,7 +26,8 @@ export type HeadRead =
  * Opened with O_NOFOLLOW (a symlink planted since enumeration is refused) and O_NONBLOCK (a
  * FIFO swapped in cannot hang us), then fstat on the descriptor: only a regular file is read.
  * A file that does not start with the exact `---` line yields its first line only; one that
- * does is read in small chunks until the closing delimiter, 64 lines or 16 KiB.
+ * does is read in small steps until the closing delimiter, 64 lines or 16 KiB. `bytes` ends at
+ * that bound; `bytesRead` counts every byte taken from the file (at most one step more).
  */
 export function readCandidateHead(path: string): HeadRead {
   let fd: number;
@@ -25,23 +37,21 @@ export function readCandidateHead(path: string): HeadRead {
     return { kind: "skipped", reason: "unreadable" };
   }
   try {
-    if (!fstatSync(fd).isFile()) return { kind: "skipped", reason: "not-regular" };
-    const buffer = Buffer.allocUnsafe(HEAD_MAX_BYTES);
-    let length = 0;
-    // First line only, at most: an opener is "---\n" or "---\r\n".
-    length += readSync(fd, buffer, 0, 5, 0);
-    const opener = buffer.subarray(0, length).toString("latin1");
-    if (!(opener.startsWith("---\n") || opener === "---\r\n")) {
-      return { kind: "first-line", firstLine: firstLineOf(fd, buffer, length), bytesRead: length };
-    }
-    while (length < HEAD_MAX_BYTES) {
-      const n = readSync(fd, buffer, length, Math.min(CHUNK, HEAD_MAX_BYTES - length), length);
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: "skipped", reason: "not-regular" };
+    // Enough to tell the opener, "---\n" or "---\r\n", from any other first line.
+    let length = readSync(fd, scratch, 0, 5, 0);
+    const opener = scratch.toString("latin1", 0, length);
+    if (!(opener.startsWith("---\n") || opener === "---\r\n")) return { ...firstLineOf(fd, length), mtimeMs: stats.mtimeMs };
+    let end: number | undefined;
+    const scan = { from: scratch.indexOf(NEWLINE) + 1, lines: 1 };
+    while (end === undefined && length < HEAD_MAX_BYTES) {
+      const n = readSync(fd, scratch, length, Math.min(HEAD_STEP, HEAD_MAX_BYTES - length), length);
       if (n === 0) break;
-      const before = length;
       length += n;
-      if (closesWithin(buffer, before, length)) break;
+      end = headEnd(length, scan);
     }
-    return { kind: "head", bytes: buffer.subarray(0, length), bytesRead: length };
+    return { kind: "head", bytes: Uint8Array.prototype.slice.call(scratch, 0, end ?? length), bytesRead: length, mtimeMs: stats.mtimeMs };
   } catch {
     return { kind: "skipped", reason: "unreadable" };
   } finally {
@@ -49,21 +59,34 @@ export function readCandidateHead(path: string): HeadRead {
   }
 }
 
-/** True once the bytes read so far contain a closing `---` line or 64 lines. */
-function closesWithin(buffer: Buffer, from: number, to: number): boolean {
-  const text = buffer.subarray(0, to).toString("latin1");
-  if (/\n---\r?\n/.test(text.slice(Math.max(0, from - 5))) || /\n---\r?$/.test(text)) return true;
-  let lines = 0;
-  for (let i = 0; i < to; i++) if (buffer[i] === 10 && ++lines >= HEAD_MAX_LINES) return true;
-  return false;
+/**
+ * Where the head ends in the bytes read so far: just after the closing `---` line, or after the
+ * 64th line; undefined while neither is in. `scan` carries the position between reads, so each
+ * byte is looked at once. A `---` not yet followed by its line break is left for the next read:
+ * it may be the start of `----`.
+ */
+function headEnd(length: number, scan: { from: number; lines: number }): number | undefined {
+  for (let newline = scratch.indexOf(NEWLINE, scan.from); newline !== -1 && newline < length; newline = scratch.indexOf(NEWLINE, scan.from)) {
+    const start = scan.from;
+    scan.from = newline + 1;
+    scan.lines++;
+    const lineLength = newline > start && scratch[newline - 1] === 0x0d ? newline - 1 - start : newline - start;
+    if (lineLength === 3 && scratch[start] === 0x2d && scratch[start + 1] === 0x2d && scratch[start + 2] === 0x2d) return scan.from;
+    if (scan.lines >= HEAD_MAX_LINES) return scan.from;
+  }
+  return undefined;
 }
 
-/** Reads up to the end of the first line (bounded by 1 KiB) for labelling an unindexed file. */
-function firstLineOf(fd: number, buffer: Buffer, length: number): string {
-  let text = buffer.subarray(0, length).toString("utf8");
-  if (!text.includes("\n") && length === 5) {
-    const more = readSync(fd, buffer, length, 1024 - length, length);
-    text = buffer.subarray(0, length + more).toString("utf8");
+/** The first line (bounded by 1 KiB) for labelling an unindexed file; nothing after it is decoded. */
+function firstLineOf(fd: number, length: number): { kind: "first-line"; firstLine: string; bytesRead: number } {
+  let newline = scratch.subarray(0, length).indexOf(NEWLINE);
+  while (newline === -1 && length < FIRST_LINE_MAX_BYTES) {
+    const n = readSync(fd, scratch, length, Math.min(LINE_STEP, FIRST_LINE_MAX_BYTES - length), length);
+    if (n === 0) break;
+    newline = scratch.subarray(length, length + n).indexOf(NEWLINE);
+    if (newline !== -1) newline += length;
+    length += n;
   }
-  return (text.split(/\r?\n/, 1)[0] ?? "").slice(0, 200);
+  const line = scratch.toString("utf8", 0, newline === -1 ? length : newline).replace(/\r$/, "");
+  return { kind: "first-line", firstLine: line.slice(0, 200), bytesRead: length };
 }

@@ -94,9 +94,12 @@ export function untrustedBlock(body: string): string[] {
   ];
 }
 
-/** Terminal escapes in someone else's document must not drive our terminal. */
+/**
+ * Terminal escapes in someone else's document must not drive our terminal: C0 controls but tab
+ * and newline, DEL, and all of C1 (U+0090 DCS, U+009D OSC and U+009B CSI act on some terminals).
+ */
 function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function oneLine(text: string): string {

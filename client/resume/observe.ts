@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../shared/orient/drift.js";
 import { referencedPaths } from "../../shared/orient/paths.js";
@@ -39,14 +39,15 @@ export function recordedState(metadata: Record<string, unknown>, manifest: unkno
   return recorded;
 }
 
-export async function observeCheckout(recorded: RecordedState, body: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ observed: ObservedState; git?: GitCapture }> {
+/** `sourcePath`: the selected file, when it is one; it may live in the checkout it describes. */
+export async function observeCheckout(recorded: RecordedState, body: string, cwd: string, env: NodeJS.ProcessEnv, sourcePath?: string): Promise<{ observed: ObservedState; git?: GitCapture }> {
   const git = await captureGit(cwd, env);
   if (!git) return { observed: { inGit: false, headRelation: "unknown", missingPaths: [], artifacts: [] } };
   const observed: ObservedState = {
     inGit: true,
     repository: git.repository,
     headRelation: "unknown",
-    dirty: git.dirty > 0,
+    dirty: git.dirty > 0 && (sourcePath === undefined || (await dirtyBesides(git.toplevel, sourcePath, env))),
     missingPaths: [],
     artifacts: [],
   };
@@ -80,6 +81,33 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
     }
   }
   return { observed, git };
+}
+
+/**
+ * Whether anything but the source itself is uncommitted. A kernel manifest is written into the
+ * repository it describes and stays untracked until committed: counting it would report
+ * dirty_changed (and fire rules on it) for every freshly written manifest.
+ */
+async function dirtyBesides(toplevel: string, sourcePath: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  let source: string | undefined;
+  try {
+    source = inside(toplevel, relative(toplevel, realpathSync(sourcePath)));
+  } catch {
+    return true;
+  }
+  if (source === undefined) return true;
+  const own = relative(toplevel, source).split("\\").join("/");
+  const status = await run(["status", "--porcelain=v1", "-z", "--untracked-files=all"], toplevel, env);
+  if (status.code !== 0) return true;
+  const fields = status.stdout.split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i] ?? "";
+    if (entry === "") continue;
+    // A rename or copy is followed by its origin path, which is not an entry of its own.
+    if (entry[0] === "R" || entry[0] === "C") i++;
+    if (!(entry.startsWith("?? ") && entry.slice(3) === own)) return true;
+  }
+  return false;
 }
 
 /** A repo-relative path resolved inside the checkout, or undefined when it would escape it. */

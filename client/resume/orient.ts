@@ -31,13 +31,17 @@ export interface OrientationResult {
   share?: Record<string, unknown>;
 }
 
-export async function orientFromText(source: string, text: string, context: { cwd: string; env: NodeJS.ProcessEnv }): Promise<OrientationResult> {
+/** `context.sourcePath`: the selected file's path, when the source is a local file. */
+export async function orientFromText(source: string, text: string, context: { cwd: string; env: NodeJS.ProcessEnv; sourcePath?: string }): Promise<OrientationResult> {
   const doc = parseSource(text);
   const orientation = extractOrientation(doc);
   const { sufficient, missing } = assessSufficiency(orientation);
   const recorded = recordedState(doc.metadata, doc.manifest);
   const anythingRecorded = Object.keys(recorded).length > 0;
-  const { observed } = await observeCheckout(recorded, doc.body, context.cwd, context.env);
+  // A manifest's paths are structured: provenance.artifacts are checked by hash. Scanning its JSON
+  // as prose would report paths it plans to create or records as deleted as missing.
+  const prose = doc.manifest === undefined ? doc.body : "";
+  const { observed } = await observeCheckout(recorded, prose, context.cwd, context.env, context.sourcePath);
   const drift = anythingRecorded || observed.missingPaths.length > 0 ? computeDrift(recorded, observed) : [];
 
   const workflow = (doc.manifest as { workflow?: { phases?: unknown; invalidation_rules?: unknown } } | undefined)?.workflow;
