@@ -2,12 +2,12 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { intFlag, parseCommandArgs } from "../args.js";
-import { gatherCandidates, shortlist } from "../discover/discover.js";
+import { gatherCandidates, indexYamlFrontmatter, shortlist } from "../discover/discover.js";
 import { captureGit } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
-import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
-import { type OrientationResult, orientFromText } from "../resume/orient.js";
+import { formatNothingFound, formatShortlist } from "../resume/format.js";
+import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { readRegularFile } from "../store-read.js";
 
@@ -61,6 +61,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (values.peek) return peek(selection, io, json);
       if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
       const text = await readSource(selection, io);
+      const { orientFromText } = await import("../resume/orient.js");
       const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
       return printOrientation(result, io, json);
     }
@@ -72,6 +73,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
     maxCandidates,
   });
+  await indexYamlFrontmatter(gathered);
   const git = await pendingGit;
   const result = shortlist(gathered, {
     keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
@@ -109,7 +111,8 @@ async function peek(selection: Selection, io: Io, json: boolean): Promise<number
   return EXIT.ok;
 }
 
-export function printOrientation(result: OrientationResult, io: Io, json: boolean): number {
+export async function printOrientation(result: OrientationResult, io: Io, json: boolean): Promise<number> {
+  const { formatOrientation } = await import("../resume/format.js");
   io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
   return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readFrontmatter } from "../../shared/ce/read-frontmatter.js";
+import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { type CandidateMeta, type RankQuery, candidateFrontmatter, rankCandidates, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
@@ -49,8 +49,10 @@ export interface DiscoveryResult {
  * The whole discovery in one call. `handoff resume` runs the two halves itself, so the git
  * processes that ranking needs run while the store is walked.
  */
-export function discoverHandoffs(options: DiscoverOptions): DiscoveryResult {
-  return shortlist(gatherCandidates(options), options);
+export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
+  const gathered = gatherCandidates(options);
+  await indexYamlFrontmatter(gathered);
+  return shortlist(gathered, options);
 }
 
 /** What enumeration and the bounded head reads found, before ranking. */
@@ -62,6 +64,28 @@ export interface Gathered {
   truncated: boolean;
   skipped: DiscoveryResult["searched"]["skipped"];
   warnings: string[];
+  /** Frontmatter other tools wrote in general YAML: indexed by indexYamlFrontmatter. */
+  needsYaml: { meta: CandidateMeta; text: string }[];
+}
+
+/**
+ * The YAML library loads only when some candidate needs it: frontmatter in our flat shape, the
+ * usual case, never pays for it.
+ */
+export async function indexYamlFrontmatter(gathered: Gathered): Promise<void> {
+  if (gathered.needsYaml.length === 0) return;
+  const { parseYamlMapping } = await import("../../shared/ce/yaml-fallback.js");
+  for (const { meta, text } of gathered.needsYaml) {
+    const parsed = parseYamlMapping(text);
+    if (parsed.ok) {
+      meta.indexed = true;
+      meta.frontmatter = candidateFrontmatter(parsed.value);
+      gathered.extra.delete(meta.path);
+    } else {
+      gathered.extra.set(meta.path, { unindexed_reason: parsed.reason });
+    }
+  }
+  gathered.needsYaml = [];
 }
 
 /** Enumerates the boundaries and reads each candidate's head within bounds; ranks nothing. */
@@ -69,6 +93,7 @@ export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "
   const warnings: string[] = [];
   const boundaries: string[] = [];
   const metas: CandidateMeta[] = [];
+  const needsYaml: Gathered["needsYaml"] = [];
   const extra = new Map<string, { unindexed_reason?: string; first_line?: string }>();
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
   let truncated = false;
@@ -112,10 +137,12 @@ export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "
       if (head.kind === "first-line") {
         extra.set(file.path, { unindexed_reason: "no frontmatter", first_line: head.firstLine });
       } else {
-        const read = readFrontmatter(head.bytes);
+        const read = scanFrontmatter(head.bytes);
         if (read.kind === "indexed") {
           meta.indexed = true;
           meta.frontmatter = candidateFrontmatter(read.data);
+        } else if (read.kind === "needs_yaml") {
+          needsYaml.push({ meta, text: read.text });
         } else {
           extra.set(file.path, { unindexed_reason: read.reason });
         }
@@ -123,13 +150,13 @@ export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "
       metas.push(meta);
     }
   }
-  return { boundaries, metas, extra, files, truncated, skipped, warnings };
+  return { boundaries, metas, extra, files, truncated, skipped, warnings, needsYaml };
 }
 
 /** Ranks what was gathered against the query and cuts the shortlist. */
 export function shortlist(gathered: Gathered, options: Omit<DiscoverOptions, "boundaries">): DiscoveryResult {
   const { boundaries, metas, extra, files, truncated, skipped, warnings } = gathered;
-  const ranked = rankCandidates(metas, { keywords: options.keywords, now: options.now, current: options.current }).filter(relevant);
+  const ranked = rankCandidates(metas, { keywords: options.keywords, now: options.now, current: options.current }, { explainTop: options.limit }).filter(relevant);
   const candidates = ranked.slice(0, options.limit).map((c): ShortlistEntry => {
     const entry: ShortlistEntry = {
       path: c.path,

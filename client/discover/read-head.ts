@@ -39,12 +39,13 @@ export function readCandidateHead(path: string): HeadRead {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { kind: "skipped", reason: "not-regular" };
-    // Enough to tell the opener, "---\n" or "---\r\n", from any other first line.
+    // Enough to tell the opener, "---\n" or "---\r\n", from any other first line: a file without
+    // it is read no further than its first line.
     let length = readSync(fd, scratch, 0, 5, 0);
-    const opener = scratch.toString("latin1", 0, length);
-    if (!(opener.startsWith("---\n") || opener === "---\r\n")) return { ...firstLineOf(fd, length), mtimeMs: stats.mtimeMs };
-    let end: number | undefined;
+    const isOpener = scratch[0] === 0x2d && scratch[1] === 0x2d && scratch[2] === 0x2d && (scratch[3] === NEWLINE || (length >= 5 && scratch[3] === 0x0d && scratch[4] === NEWLINE));
+    if (length < 4 || !isOpener) return { ...firstLineOf(fd, length), mtimeMs: stats.mtimeMs };
     const scan = { from: scratch.indexOf(NEWLINE) + 1, lines: 1 };
+    let end = headEnd(length, scan);
     while (end === undefined && length < HEAD_MAX_BYTES) {
       const n = readSync(fd, scratch, length, Math.min(HEAD_STEP, HEAD_MAX_BYTES - length), length);
       if (n === 0) break;

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { describeAge } from "./age.js";
 import { foldText, wordTokens } from "./fold.js";
 import { normaliseRepository, sameCommit } from "./repo-identity.js";
@@ -54,8 +53,6 @@ export interface RankedCandidate extends CandidateMeta {
   timestampMs: number;
 }
 
-const optionalString = z.string().optional().catch(undefined);
-
 /**
  * Picks the ranking fields from frontmatter written by any tool: a field of the wrong type is
  * dropped rather than failing the whole candidate, because metadata is an index, not a gate.
@@ -67,32 +64,19 @@ const optionalString = z.string().optional().catch(undefined);
  * ```
  */
 export function candidateFrontmatter(data: unknown): CandidateFrontmatter {
-  const parsed = CandidateFrontmatterSchema.safeParse(data);
-  if (!parsed.success) return {};
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return {};
+  const record = data as Record<string, unknown>;
   const out: CandidateFrontmatter = {};
-  for (const [key, value] of Object.entries(parsed.data)) {
-    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  // Plain checks, not a schema: discovery calls this for every candidate, thousands at a time.
+  for (const key of STRING_FIELDS) {
+    const value = record[key];
+    if (typeof value === "string") out[key] = value;
   }
+  if (Array.isArray(record.keywords)) out.keywords = record.keywords.filter((item): item is string => typeof item === "string");
   return out;
 }
 
-const CandidateFrontmatterSchema = z.object({
-  title: optionalString,
-  summary: optionalString,
-  keywords: z
-    .array(z.unknown())
-    .transform((items) => items.filter((item): item is string => typeof item === "string"))
-    .optional()
-    .catch(undefined),
-  created_at: optionalString,
-  cwd: optionalString,
-  repository: optionalString,
-  repo_root_sha: optionalString,
-  branch: optionalString,
-  head: optionalString,
-  worktree_path: optionalString,
-  resume_focus: optionalString,
-});
+const STRING_FIELDS = ["title", "summary", "created_at", "cwd", "repository", "repo_root_sha", "branch", "head", "worktree_path", "resume_focus"] as const;
 
 // Title hits weigh most: a title is what a person wrote to tell handoffs apart.
 const FIELD_WEIGHTS = [
@@ -131,9 +115,18 @@ const FLOOR = 0.001;
  * best.reasons // ["title matches 'auth'", "same repository (root 1a2b3c4d)", "created 2 hours ago"]
  * ```
  */
-export function rankCandidates(candidates: CandidateMeta[], query: RankQuery): RankedCandidate[] {
+export function rankCandidates(candidates: CandidateMeta[], query: RankQuery, options: { explainTop?: number } = {}): RankedCandidate[] {
   const prepared = prepareQuery(query);
-  return candidates.map((candidate) => scoreCandidate(candidate, prepared)).sort(compareRanked);
+  const explainTop = options.explainTop ?? Number.POSITIVE_INFINITY;
+  if (explainTop >= candidates.length) return candidates.map((candidate) => scoreCandidate(candidate, prepared, [])).sort(compareRanked);
+  // Thousands of candidates, a shortlist of a few: score them all, put reasons into words only
+  // for the ones that will be shown (the same scoring, so the order cannot change).
+  const ranked = candidates.map((candidate) => scoreCandidate(candidate, prepared, undefined)).sort(compareRanked);
+  for (let i = 0; i < explainTop && i < ranked.length; i++) {
+    const { score: _score, reasons: _reasons, timestampMs: _time, ...candidate } = ranked[i]!;
+    ranked[i] = scoreCandidate(candidate, prepared, []);
+  }
+  return ranked;
 }
 
 /**
@@ -183,29 +176,29 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery): RankedCandidate {
+/** `reasons` undefined: score only (the optional pushes then never build their strings). */
+function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons: string[] | undefined): RankedCandidate {
   const fm = candidate.indexed ? (candidate.frontmatter ?? {}) : {};
-  const reasons: string[] = [];
-  if (!candidate.indexed) reasons.push("unindexed: no frontmatter, ranked by file name and age only");
+  if (!candidate.indexed) reasons?.push("unindexed: no frontmatter, ranked by file name and age only");
 
   const keywordPart = keywordScore(candidate, fm, query, reasons);
   const created = parsedTime(fm.created_at);
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
-    reasons.push("no keyword matches");
-    return { ...candidate, score: 0, reasons, timestampMs };
+    reasons?.push("no keyword matches");
+    return { ...candidate, score: 0, reasons: reasons ?? [], timestampMs };
   }
 
   let score = keywordPart + affinityScore(candidate, fm, query, reasons);
   const ageMs = Math.max(0, query.now - timestampMs);
   if (Number.isFinite(ageMs)) {
     score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
-    reasons.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
+    reasons?.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
   }
-  return { ...candidate, score: round(Math.max(score, FLOOR)), reasons, timestampMs };
+  return { ...candidate, score: round(Math.max(score, FLOOR)), reasons: reasons ?? [], timestampMs };
 }
 
-function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
+function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[] | undefined): number {
   if (query.tokens.length === 0) return 0;
   // Every token or prefix hit is a substring hit, so one scan rules most of a large store out
   // before any tokenising.
@@ -234,7 +227,7 @@ function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query:
         matched++;
       }
     }
-    if (hits) reasons.push(`${says} ${quoteList(hits)}`);
+    if (hits) reasons?.push(`${says} ${quoteList(hits)}`);
   }
   if (matched === 0) return 0;
   score += (WEIGHT.coverage * matched) / query.tokens.length;
@@ -244,7 +237,7 @@ function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query:
     const overlap = query.keywords.filter((keyword) => own.has(keyword));
     if (overlap.length > 0) {
       score += WEIGHT.keywordOverlap * overlap.length;
-      reasons.push(`keywords overlap: ${quoteList(overlap)} (${overlap.length} of ${query.keywords.length})`);
+      reasons?.push(`keywords overlap: ${quoteList(overlap)} (${overlap.length} of ${query.keywords.length})`);
     }
   }
   return score;
@@ -260,48 +253,48 @@ function tokenWeight(token: string, fieldTokens: string[], exact: number, prefix
   return best;
 }
 
-function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[]): number {
+function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[] | undefined): number {
   let score = 0;
   let sameRepo = false;
   if (fm.repo_root_sha && query.rootSha && sameCommit(fm.repo_root_sha, query.rootSha)) {
     score += WEIGHT.repoRoot;
     sameRepo = true;
-    reasons.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
+    reasons?.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
   } else if (fm.repository && query.repository && normaliseRepository(fm.repository) === query.repository) {
     score += WEIGHT.repository;
     sameRepo = true;
-    reasons.push(`same repository (${fm.repository})`);
+    reasons?.push(`same repository (${fm.repository})`);
   } else if (query.rootSha && storedUnderNamespace(candidate.path, query.rootSha)) {
     score += WEIGHT.location;
-    reasons.push("stored in this repository's handoff folder");
+    reasons?.push("stored in this repository's handoff folder");
   }
   if (sameRepo && fm.branch && fm.branch === query.branch) {
     score += WEIGHT.branch;
-    reasons.push(`same branch '${fm.branch}'`);
+    reasons?.push(`same branch '${fm.branch}'`);
   }
   if (fm.worktree_path && query.here && trimSlashes(fm.worktree_path) === query.here) {
     score += WEIGHT.worktree;
-    reasons.push("same worktree");
+    reasons?.push("same worktree");
   }
   if (fm.cwd) score += cwdAffinity(trimSlashes(fm.cwd), query, reasons);
   return score;
 }
 
-function cwdAffinity(captured: string, query: PreparedQuery, reasons: string[]): number {
+function cwdAffinity(captured: string, query: PreparedQuery, reasons: string[] | undefined): number {
   if (captured === query.cwd) {
-    reasons.push("same working directory");
+    reasons?.push("same working directory");
     return WEIGHT.cwdSame;
   }
   if (isInside(query.cwd, captured)) {
-    reasons.push(`captured in a parent directory (${captured})`);
+    reasons?.push(`captured in a parent directory (${captured})`);
     return WEIGHT.cwdRelated;
   }
   if (isInside(captured, query.cwd)) {
-    reasons.push(`captured in a subdirectory (${captured})`);
+    reasons?.push(`captured in a subdirectory (${captured})`);
     return WEIGHT.cwdRelated;
   }
   if (query.toplevel && isInside(captured, query.toplevel)) {
-    reasons.push("captured inside this checkout");
+    reasons?.push("captured inside this checkout");
     return WEIGHT.insideCheckout;
   }
   return 0;

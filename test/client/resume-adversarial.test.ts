@@ -123,13 +123,13 @@ describe("adversarial stores: nothing hangs, crashes or is read past its bounds"
     expect(stderr).toContain("No relevant handoff found.");
   });
 
-  it("an unsafe managed root is skipped and discovery of the other root goes on", () => {
+  it("an unsafe managed root is skipped and discovery of the other root goes on", async () => {
     const bad = sandbox();
     chmodSync(storeWithOne(bad), 0o700);
     chmodSync(bad.root, 0o777);
     const good = sandbox();
     const ns = storeWithOne(good);
-    const result = discoverHandoffs({
+    const result = await discoverHandoffs({
       boundaries: [{ path: bad.root, managed: true }, { path: good.root, managed: true }],
       keywords: [],
       maxCandidates: 1000,
