@@ -71,7 +71,7 @@ export function paddedLength(length: number): number {
  * const plain = frameHandoff(body, { format: "ce-handoff/v1", file_name: "a.md", created_at, byte_length: body.length });
  * ```
  */
-export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta): Uint8Array {
+export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta): Uint8Array<ArrayBuffer> {
   const metaBytes = utf8.encode(JSON.stringify(meta));
   const used = 4 + metaBytes.length + body.length;
   const framed = new Uint8Array(paddedLength(used));
