@@ -84,9 +84,7 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
   if (ciphertext.length < HEADER_BYTES + TAG_BYTES) {
     throw notEnvelope(`only ${ciphertext.length} bytes, shorter than the smallest envelope (${HEADER_BYTES + TAG_BYTES} bytes); the download was cut short`);
   }
-  // Copies (at most MAX_BODY_BYTES, cheap next to the decryption): WebCrypto takes only views on a
-  // plain ArrayBuffer, and the caller's view may sit on anything.
-  const header = ciphertext.slice(0, HEADER_BYTES);
+  const header = plainView(ciphertext.subarray(0, HEADER_BYTES));
   const aesKey = await deriveKey(secret, saltOf(header));
   let framed: Uint8Array;
   try {
@@ -94,7 +92,7 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
       await crypto.subtle.decrypt(
         { name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 },
         aesKey,
-        ciphertext.slice(HEADER_BYTES),
+        plainView(ciphertext.subarray(HEADER_BYTES)),
       ),
     );
   } catch (cause) {
@@ -120,6 +118,11 @@ async function deriveKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<Array
 
 const saltOf = (header: Uint8Array<ArrayBuffer>) => header.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_BYTES);
 const ivOf = (header: Uint8Array<ArrayBuffer>) => header.subarray(MAGIC.length + 1 + SALT_BYTES, HEADER_BYTES);
+
+/** The same bytes as a view WebCrypto's (DOM) types accept: on a plain ArrayBuffer. Copies only a shared one. */
+function plainView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : bytes.slice();
+}
 
 function notEnvelope(why: string): HandoffError {
   return new HandoffError("decrypt_failed", `not a handoff envelope: ${why}`, {
