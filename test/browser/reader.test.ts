@@ -126,6 +126,11 @@ describe("the share page in a browser", () => {
     expect(await visible(page, "open")).toBe(false);
     expect(await viewsLeft(url)).toBe(1);
 
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server!.url });
+    await page.click("#copy");
+    await page.waitForSelector("#copyStatus:has-text('Copied.')");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(body);
+
     const key = url.slice(url.indexOf("#") + 1);
     expect(requests.filter((request) => request.includes(key))).toEqual([]);
     expect(requests.filter((request) => !request.startsWith(server!.url))).toEqual([]);
