@@ -1,7 +1,8 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
-// Two tiers: the shared core and the CLI run in Node; the worker runs inside real workerd.
+// Three tiers: the shared core and the CLI run in Node; the worker runs inside real workerd; the
+// share page runs in a real Chromium against a real `wrangler dev`.
 export default defineConfig({
   test: {
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
@@ -13,6 +14,15 @@ export default defineConfig({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

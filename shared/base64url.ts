@@ -18,7 +18,7 @@ export function encodeBase64Url(bytes: Uint8Array): string {
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** Decodes unpadded base64url; returns undefined for anything that is not canonical base64url. */
-export function decodeBase64Url(text: string): Uint8Array | undefined {
+export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
   const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
   let binary: string;

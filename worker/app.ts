@@ -5,7 +5,7 @@ import { health } from "./handlers/health.js";
 import { publishHandoff } from "./handlers/publish.js";
 import { readHandoff, readHandoffMeta } from "./handlers/read.js";
 import { revokeHandoff } from "./handlers/revoke.js";
-import { sharePage } from "./handlers/share-page.js";
+import { readerAsset, sharePage } from "./handlers/share-page.js";
 import { listTeamHandoffs } from "./handlers/team.js";
 import { notFound, onError } from "./http/errors.js";
 import { securityHeaders } from "./http/security-headers.js";
@@ -24,6 +24,7 @@ export function createApp(): Hono<AppEnv> {
   app.delete("/v1/handoffs/:id", revokeHandoff);
   app.get("/v1/team/handoffs", listTeamHandoffs);
   app.get("/h/:id", sharePage);
+  app.get("/h/assets/:file", readerAsset);
 
   app.post("/v1/admin/teams", createTeam);
   app.get("/v1/admin/teams", listTeams);

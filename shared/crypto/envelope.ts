@@ -84,7 +84,7 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
   if (ciphertext.length < HEADER_BYTES + TAG_BYTES) {
     throw notEnvelope(`only ${ciphertext.length} bytes, shorter than the smallest envelope (${HEADER_BYTES + TAG_BYTES} bytes); the download was cut short`);
   }
-  const header = ciphertext.subarray(0, HEADER_BYTES);
+  const header = plainView(ciphertext.subarray(0, HEADER_BYTES));
   const aesKey = await deriveKey(secret, saltOf(header));
   let framed: Uint8Array;
   try {
@@ -92,7 +92,7 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
       await crypto.subtle.decrypt(
         { name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 },
         aesKey,
-        ciphertext.subarray(HEADER_BYTES),
+        plainView(ciphertext.subarray(HEADER_BYTES)),
       ),
     );
   } catch (cause) {
@@ -106,7 +106,7 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
 }
 
 // Return type left to inference: Node's types and workerd's name the key type differently.
-async function deriveKey(secret: Uint8Array, salt: Uint8Array) {
+async function deriveKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>) {
   // The secret is already uniformly random; HKDF with a per-envelope salt still gives a fresh AES
   // key (and so a fresh IV space) even if a secret were ever reused, and binds the version label.
   const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
@@ -116,8 +116,13 @@ async function deriveKey(secret: Uint8Array, salt: Uint8Array) {
   ]);
 }
 
-const saltOf = (header: Uint8Array) => header.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_BYTES);
-const ivOf = (header: Uint8Array) => header.subarray(MAGIC.length + 1 + SALT_BYTES, HEADER_BYTES);
+const saltOf = (header: Uint8Array<ArrayBuffer>) => header.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_BYTES);
+const ivOf = (header: Uint8Array<ArrayBuffer>) => header.subarray(MAGIC.length + 1 + SALT_BYTES, HEADER_BYTES);
+
+/** The same bytes as a view WebCrypto's (DOM) types accept: on a plain ArrayBuffer. Copies only a shared one. */
+function plainView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : bytes.slice();
+}
 
 function notEnvelope(why: string): HandoffError {
   return new HandoffError("decrypt_failed", `not a handoff envelope: ${why}`, {

@@ -30,7 +30,7 @@ export function newShareKey(): string {
  * if (!r.ok) throw r.error; // "bad key format: expected 43 base64url characters, got 41"
  * ```
  */
-export function parseShareKey(key: string): Result<Uint8Array> {
+export function parseShareKey(key: string): Result<Uint8Array<ArrayBuffer>> {
   const bytes = key.length === KEY_LENGTH ? decodeBase64Url(key) : undefined;
   if (bytes === undefined || bytes.length !== SECRET_BYTES) {
     const got = /^[A-Za-z0-9_-]*$/.test(key) ? `${key.length} characters` : "characters outside base64url";

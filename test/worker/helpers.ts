@@ -65,4 +65,18 @@ export async function createTeam(name: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+const SECURITY_HEADERS = {
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  "x-robots-tag": "noindex",
+  "x-content-type-options": "nosniff",
+};
+
+/** The headers every response carries (docs/api.md, "Headers on every response"). */
+export function expectSecurityHeaders(res: Response): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+  expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+  expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

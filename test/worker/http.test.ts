@@ -2,20 +2,7 @@ import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorBodySchema } from "../../shared/api/error.js";
 import { healthSchema } from "../../shared/api/handoff.js";
-import { call, errorCode, publish } from "./helpers.js";
-
-const SECURITY_HEADERS = {
-  "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
-  "x-robots-tag": "noindex",
-  "x-content-type-options": "nosniff",
-};
-
-function expectSecurityHeaders(res: Response): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), name).toBe(value);
-  expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
-  expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
-}
+import { call, errorCode, expectSecurityHeaders } from "./helpers.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -50,36 +37,6 @@ describe("security headers on every response", () => {
     expect(res.status).toBe(404);
     expectSecurityHeaders(res);
     healthSchema.parse(await (await exports.default.fetch("http://handoff.test/healthz")).json());
-  });
-});
-
-describe("the share page", () => {
-  it("is static HTML naming the resume command, with a CSP that allows only its own style", async () => {
-    const published = await publish("x", "max_views=1");
-    const res = await call(`/h/${published.id}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-    expectSecurityHeaders(res);
-    const html = await res.text();
-    expect(html).toContain("end-to-end encrypted");
-    expect(html).toContain("handoff resume '");
-    expect(html).not.toMatch(/<script/i);
-    const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)));
-    const hash = btoa(String.fromCharCode(...digest));
-    expect(res.headers.get("content-security-policy")).toContain(`style-src 'sha256-${hash}'`);
-  });
-
-  it("counts no view and has no side effects", async () => {
-    const published = await publish("x", "max_views=1");
-    for (let i = 0; i < 3; i++) expect((await call(`/h/${published.id}`)).status).toBe(200);
-    expect((await call(`/v1/handoffs/${published.id}`)).status).toBe(200);
-  });
-
-  it("404 for a malformed id", async () => {
-    const res = await call("/h/<script>");
-    expect(res.status).toBe(404);
-    expectSecurityHeaders(res);
   });
 });
 
