@@ -73,8 +73,10 @@ function networkError(url: string, cause: unknown, timeoutMs: number): HandoffEr
       cause,
     });
   }
-  const code = (cause as { cause?: { code?: string } } | undefined)?.cause?.code;
-  const what = code === "ECONNREFUSED" ? "connection refused" : code === "ENOTFOUND" ? "host not found" : code ? code : "request failed";
+  const inner = (cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const code = inner?.code;
+  // Without a code (fetch refusing a "bad port", say), the inner message is the only specific word.
+  const what = code === "ECONNREFUSED" ? "connection refused" : code === "ENOTFOUND" ? "host not found" : code ? code : inner?.message || "request failed";
   return new HandoffError("network", `could not reach ${origin(url)}: ${what}`, {
     hint: "check the server URL and that the server is running, then retry",
     cause,
@@ -129,8 +131,15 @@ export function errorFromResponse(response: HttpResponse, what: string): Handoff
   const known = (ERROR_REASONS as readonly string[]).includes(code ?? "") ? (code as ErrorReason) : undefined;
   const retryAfter = response.headers.get("retry-after");
   const reason: ErrorReason = known ?? (response.status >= 500 ? "server_error" : response.status === 404 ? "not_found" : response.status === 413 ? "too_large" : response.status === 429 ? "rate_limited" : response.status === 401 ? "unauthorized" : response.status === 403 ? "forbidden" : "server_error");
-  const text = message ?? `HTTP ${response.status}`;
+  const text = message ?? statusText(response.status);
   const details: Record<string, unknown> = { status: response.status };
   if (retryAfter) details.retry_after = retryAfter;
   return new HandoffError(reason, `${what}: ${text}`, { details });
+}
+
+/** What a bare status means, for answers that are not our JSON error shape (a proxy, another server). */
+function statusText(status: number): string {
+  if (status === 413) return "the server refused the body as too large (HTTP 413)";
+  if (status >= 500) return `the server failed (HTTP ${status})`;
+  return `HTTP ${status}`;
 }

@@ -109,10 +109,12 @@ export function listFilesDeep(dir: string): string[] {
 export function shellWords(line: string): string[] {
   const words: string[] = [];
   const pattern = /\s*((?:'[^']*'|\\'|[^\s'\\]+)+)/gy;
+  let end = 0;
   for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
     words.push(match[1]!.replace(/'([^']*)'|\\(')/g, (_all, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? ""));
+    end = pattern.lastIndex;
   }
-  if (line.slice(pattern.lastIndex).trim() !== "") throw new Error(`cannot split the command line: ${line}`);
+  if (line.slice(end).trim() !== "") throw new Error(`cannot split the command line: ${line}`);
   return words;
 }
 
