@@ -63,9 +63,10 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
   const server = config.server;
   const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
   if (options.scope === "team" && !token) {
-    throw new HandoffError("invalid_option", "--scope team needs a team token, and none is configured for this server", {
-      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team)`,
-      details: { path: options.path },
+    const command = retry.replace("<SERVER>", server);
+    throw new HandoffError("invalid_option", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
+      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      details: { path: options.path, retry_command: command },
     });
   }
 

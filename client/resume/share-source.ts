@@ -35,7 +35,7 @@ export async function peekShareUrl(url: string, io: Io) {
 }
 
 /** A teammate's client sends its team token, but only to the server it is configured for. */
-async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
+export async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
   const config = await resolvePublishConfig({ flags: { server }, env: io.env, home: io.env.HOME ?? homedir() });
   return config.teamToken;
 }
