@@ -94,6 +94,7 @@ describe("server unreachable, slow, failing or refusing", () => {
   const cases: { name: string; server: () => Promise<string>; env?: Record<string, string>; code: string; message: RegExp }[] = [
     { name: "a closed port", server: async () => `http://127.0.0.1:${await freePort()}`, code: "network", message: /could not reach http:\/\/127\.0\.0\.1:\d+: connection refused/ },
     { name: "a server that never answers", server: async () => (await fake("hang")).url, env: { HANDOFF_HTTP_TIMEOUT_MS: "1000" }, code: "network", message: /no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s/ },
+    { name: "a dropped connection", server: async () => (await fake("drop")).url, code: "network", message: /could not reach http:\/\/127\.0\.0\.1:\d+: the connection was reset/ },
     { name: "a 500", server: async () => (await fake({ status: 500, body: "boom" })).url, code: "server_error", message: /publishing to http:\/\/127\.0\.0\.1:\d+ failed: the server failed \(HTTP 500\)/ },
     { name: "a 413", server: async () => (await fake({ status: 413 })).url, code: "too_large", message: /failed: the server refused the body as too large \(HTTP 413\)/ },
   ];
@@ -124,6 +125,23 @@ describe("server unreachable, slow, failing or refusing", () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/no answer from .* within 1 s/);
     expect(slow.requests).toBe(1);
+  });
+});
+
+describe("resume from a plain URL (not a share link)", () => {
+  it("fetches the document over HTTP and orients from it", async () => {
+    const served = await fake({ status: 200, body: `${BODY}\n## Objective\nEvict entries past their TTL.\n` });
+    const run = await host().run(["resume", `${served.url}/notes/handoff.md`]);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain("wire eviction into src/cache.ts");
+    expect(served.requests).toBe(1);
+  });
+
+  it("a 404 there is unreadable, exit 3", async () => {
+    const served = await fake({ status: 404, body: "no" });
+    const run = await host().run(["resume", `${served.url}/missing.md`]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/HTTP 404/);
   });
 });
 

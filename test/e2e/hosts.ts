@@ -118,7 +118,7 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** A loopback HTTP server that answers every request with `handler`, or never (`"hang"`). */
+/** A loopback HTTP server that answers every request the same way, never (`"hang"`), or drops the connection (`"drop"`). */
 export interface FakeServer {
   url: string;
   /** Requests seen, for asserting the client really called. */
@@ -126,7 +126,7 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFakeServer(answer: { status: number; body?: string } | "hang"): Promise<FakeServer> {
+export async function startFakeServer(answer: { status: number; body?: string } | "hang" | "drop"): Promise<FakeServer> {
   const hanging = new Set<import("node:http").ServerResponse>();
   const fake = { url: "", requests: 0, close: async () => {} } as FakeServer;
   const server: Server = createServer((req, res) => {
@@ -138,6 +138,10 @@ export async function startFakeServer(answer: { status: number; body?: string } 
       return;
     }
     req.on("end", () => {
+      if (answer === "drop") {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(answer.status, { "content-type": "text/plain" });
       res.end(answer.body ?? "");
     });

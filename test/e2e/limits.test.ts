@@ -25,11 +25,8 @@ let b: Host;
 
 beforeAll(async () => {
   const base = tempDir("handoff-e2e-limits-");
-  const [, started] = await Promise.all([
-    ensureBuilt(),
-    startServer(join(base, "server-state"), { vars: { MIN_EXPIRES_IN_SECONDS: "1", MAX_BODY_BYTES: String(MAX_BODY_BYTES) } }),
-  ]);
-  server = started;
+  await ensureBuilt();
+  server = await startServer(join(base, "server-state"), { vars: { MIN_EXPIRES_IN_SECONDS: "1", MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
   const repo = makeRepo(join(base, "repo"), { "README.md": "# Keys\n" });
   a = makeHost(base, "a", repo, { HANDOFF_SERVER: server.url });
   b = makeHost(base, "b", repo);

@@ -31,8 +31,8 @@ beforeAll(async () => {
   const envFile = join(base, "admin.env");
   writeFileSync(envFile, `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
   // Anonymous publishing stays off here, as on a deployment: a team link needs its team token.
-  const [, started] = await Promise.all([ensureBuilt(), startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } })]);
-  server = started;
+  await ensureBuilt();
+  server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
   repo = makeRepo(join(base, "repo"), { "README.md": "# Billing\n" });
 }, 120_000);
 

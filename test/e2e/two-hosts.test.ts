@@ -50,8 +50,9 @@ let b: Host;
 beforeAll(async () => {
   base = tempDir("handoff-e2e-hosts-");
   persistDir = join(base, "server-state");
-  const [, started] = await Promise.all([ensureBuilt(), startServer(persistDir)]);
-  server = started;
+  // One after the other: a server started next to a failing build would be left running.
+  await ensureBuilt();
+  server = await startServer(persistDir);
   const repos = makeSharedRepo(base, ["a", "b"], { "README.md": "# Uploader\n", "retry.ts": "export const tries = 3;\n" });
   a = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
   // B is configured for no server: a share URL carries its own.
