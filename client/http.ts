@@ -15,66 +15,99 @@ export interface HttpOptions {
 
 export interface HttpResponse {
   status: number;
-  headers: Headers;
+  /** Header lookup by lower- or mixed-case name; null when absent. */
+  headers: { get(name: string): string | null };
   bytes: Uint8Array;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 
+/**
+ * node:http rather than fetch: in Node 20 the first fetch of a process loads undici, about
+ * 90 ms, which is more than a whole local `handoff create` (bench/publish.bench.js). Redirects
+ * are not followed: a 3xx is an answer like any other status, and callers refuse it.
+ */
 export async function httpRequest(url: string, options: HttpOptions = {}): Promise<HttpResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let response: Response;
+  let target: URL;
   try {
-    const init: RequestInit = { method: options.method ?? "GET", redirect: "error", signal };
-    if (options.headers) init.headers = options.headers;
-    if (options.body !== undefined) init.body = options.body;
-    response = await fetch(url, init);
+    target = new URL(url);
   } catch (cause) {
-    throw networkError(url, cause, timeoutMs);
+    throw new HandoffError("unreadable", `${url} is not a valid URL`, { hint: "check the URL, and quote it in the shell", cause });
   }
-  const declared = Number(response.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new HandoffError("too_large", `${url} answered with ${declared} bytes, more than the ${maxBytes}-byte cap`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    if (response.body) {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength;
-        if (size > maxBytes) {
-          throw new HandoffError("too_large", `${url} sent more than the ${maxBytes}-byte cap`);
-        }
-        chunks.push(chunk);
+  const { request } = target.protocol === "https:" ? await import("node:https") : await import("node:http");
+  const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
+  const headers: Record<string, string> = { ...options.headers };
+  if (body !== undefined) headers["content-length"] = String(body.byteLength);
+
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: HandoffError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(error);
+    };
+    // One deadline for the whole exchange (connect, upload, headers, body), like AbortSignal.timeout.
+    const timer = setTimeout(() => fail(timeoutError(url, timeoutMs)), timeoutMs);
+    // agent: false: one connection, closed after the answer, so nothing keeps the CLI alive.
+    const req = request(target, { method: options.method ?? "GET", headers, agent: false }, (res) => {
+      const declared = Number(res.headers["content-length"] ?? "NaN");
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        fail(new HandoffError("too_large", `${url} answered with ${declared} bytes, more than the ${maxBytes}-byte cap`));
+        return;
       }
-    }
-  } catch (cause) {
-    if (cause instanceof HandoffError) throw cause;
-    throw networkError(url, cause, timeoutMs);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { status: response.status, headers: response.headers, bytes };
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > maxBytes) fail(new HandoffError("too_large", `${url} sent more than the ${maxBytes}-byte cap`));
+        else chunks.push(chunk);
+      });
+      res.on("error", (cause) => fail(networkError(url, cause)));
+      res.on("close", () => {
+        if (!res.complete) fail(networkError(url, new Error("the connection closed before the answer was complete")));
+      });
+      res.on("end", () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const raw = res.headers;
+        const get = (name: string) => {
+          const value = raw[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        };
+        resolve({ status: res.statusCode ?? 0, headers: { get }, bytes: new Uint8Array(Buffer.concat(chunks, size)) });
+      });
+    });
+    req.on("error", (cause) => fail(networkError(url, cause)));
+    req.end(body);
+  });
 }
 
-function networkError(url: string, cause: unknown, timeoutMs: number): HandoffError {
-  const name = cause instanceof Error ? cause.name : "";
-  if (name === "TimeoutError" || name === "AbortError") {
-    return new HandoffError("network", `no answer from ${origin(url)} within ${timeoutMs / 1000} s`, {
-      hint: "check that the server is running and reachable, then retry",
-      cause,
-    });
-  }
-  const code = (cause as { cause?: { code?: string } } | undefined)?.cause?.code;
-  const what = code === "ECONNREFUSED" ? "connection refused" : code === "ENOTFOUND" ? "host not found" : code ? code : "request failed";
+function timeoutError(url: string, timeoutMs: number): HandoffError {
+  return new HandoffError("network", `no answer from ${origin(url)} within ${timeoutMs / 1000} s`, {
+    hint: "check that the server is running and reachable, then retry",
+  });
+}
+
+function networkError(url: string, cause: unknown): HandoffError {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const what =
+    code === "ECONNREFUSED"
+      ? "connection refused"
+      : code === "ENOTFOUND" || code === "EAI_AGAIN"
+        ? "host not found"
+        : code === "ECONNRESET"
+          ? "the connection was reset"
+          : typeof code === "string"
+            ? code
+            : cause instanceof Error && cause.message
+              ? cause.message
+              : "request failed";
   return new HandoffError("network", `could not reach ${origin(url)}: ${what}`, {
     hint: "check the server URL and that the server is running, then retry",
     cause,
@@ -129,8 +162,15 @@ export function errorFromResponse(response: HttpResponse, what: string): Handoff
   const known = (ERROR_REASONS as readonly string[]).includes(code ?? "") ? (code as ErrorReason) : undefined;
   const retryAfter = response.headers.get("retry-after");
   const reason: ErrorReason = known ?? (response.status >= 500 ? "server_error" : response.status === 404 ? "not_found" : response.status === 413 ? "too_large" : response.status === 429 ? "rate_limited" : response.status === 401 ? "unauthorized" : response.status === 403 ? "forbidden" : "server_error");
-  const text = message ?? `HTTP ${response.status}`;
+  const text = message ?? statusText(response.status);
   const details: Record<string, unknown> = { status: response.status };
   if (retryAfter) details.retry_after = retryAfter;
   return new HandoffError(reason, `${what}: ${text}`, { details });
+}
+
+/** What a bare status means, for answers that are not our JSON error shape (a proxy, another server). */
+function statusText(status: number): string {
+  if (status === 413) return "the server refused the body as too large (HTTP 413)";
+  if (status >= 500) return `the server failed (HTTP ${status})`;
+  return `HTTP ${status}`;
 }

@@ -5,7 +5,8 @@ import { parseCommandArgs } from "../args.js";
 import { configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { listPublished, publishedState } from "../published-store.js";
-import { fetchMeta } from "../publish/server-api.js";
+import { callOptionsFor, fetchMeta } from "../publish/server-api.js";
+import { teamTokenFor } from "../resume/share-source.js";
 
 export const help = `Usage: handoff published [--json] [--offline]
 
@@ -30,6 +31,7 @@ interface Entry {
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs("published", args, { offline: { type: "boolean" } });
   const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  const call = callOptionsFor(io.env);
   const { records, warnings } = await listPublished(configDir);
   for (const warning of warnings) io.err(`warning: ${warning}`);
   const entries = await Promise.all(
@@ -49,7 +51,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       };
       if (local !== "active" || values.offline) return entry;
       try {
-        const meta: HandoffMeta = await fetchMeta(record.server, record.id);
+        // A team link's metadata answers only to a token of its team, which the owner holds.
+        const teamToken = record.scope === "team" ? await teamTokenFor(record.server, io) : undefined;
+        const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
         entry.views_left = meta.views_left;
         if (meta.views_left === 0) entry.state = "exhausted";
       } catch (error) {

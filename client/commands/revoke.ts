@@ -4,7 +4,7 @@ import { parseCommandArgs } from "../args.js";
 import { configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { findPublished, markRevoked } from "../published-store.js";
-import { revokeOnServer } from "../publish/server-api.js";
+import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
 
 export const help = `Usage: handoff revoke URL|ID [--json]
 
@@ -18,6 +18,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs("revoke", args, {});
   if (positionals.length !== 1) throw new HandoffError("usage", "handoff revoke takes one share URL or id", { hint: "run 'handoff published' to list yours" });
   const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  const call = callOptionsFor(io.env);
   const target = positionals[0]!;
   const record = await findPublished(configDir, target);
   if (!record) {
@@ -25,7 +26,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
     });
   }
-  await revokeOnServer(record.server, record.id, record.owner_token);
+  await revokeOnServer(record.server, record.id, record.owner_token, call);
   const updated = await markRevoked(configDir, record.id);
   const result = { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
   io.err(`Revoked ${record.id} on ${record.server}: every later read fails as revoked, and the body is deleted.`);

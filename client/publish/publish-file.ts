@@ -10,7 +10,7 @@ import { buildShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
 import { savePublished } from "../published-store.js";
 import { readRegularFile } from "../store-read.js";
-import { publishCiphertext } from "./server-api.js";
+import { callOptionsFor, publishCiphertext } from "./server-api.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -53,6 +53,7 @@ export const SHARE_WARNINGS = [
 export async function publishFile(options: PublishFileOptions): Promise<PublishResult> {
   const config = await resolvePublishConfig({ flags: { server: options.server }, env: options.env, home: options.home });
   const retry = retryCommand(options);
+  const call = callOptionsFor(options.env);
   if (!config.server) {
     throw new HandoffError("not_configured", `no publishing server is configured; the local handoff is kept: ${options.path}`, {
       hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}; 'npm start' in the Handoff repository runs a local one at http://127.0.0.1:8787`,
@@ -62,9 +63,10 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
   const server = config.server;
   const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
   if (options.scope === "team" && !token) {
-    throw new HandoffError("invalid_option", "--scope team needs a team token, and none is configured for this server", {
-      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team)`,
-      details: { path: options.path },
+    const command = retry.replace("<SERVER>", server);
+    throw new HandoffError("invalid_option", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
+      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      details: { path: options.path, retry_command: command },
     });
   }
 
@@ -83,11 +85,12 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
 
   let published;
   try {
-    published = await publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}) });
+    published = await publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}), ...call });
   } catch (error) {
     if (!isHandoffError(error)) throw error;
     throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {
-      hint: `${error.hint ? `${error.hint}; then retry` : "retry"}: ${retry.replace("<SERVER>", server)}`,
+      // The transport's hints already end in "then retry": the command completes the sentence.
+      hint: `${error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry"}: ${retry.replace("<SERVER>", server)}`,
       details: { ...error.details, path: options.path, retry_command: retry.replace("<SERVER>", server) },
       cause: error,
     });

@@ -11,10 +11,13 @@ import { errorFromResponse, httpRequest, parseJsonBody } from "../http.js";
 
 export const PUBLISH_TIMEOUT_MS = 20_000;
 export const READ_TIMEOUT_MS = 15_000;
+/** Overrides every API timeout, in milliseconds: for a slow link, or to test the timeout path. */
+export const TIMEOUT_ENV = "HANDOFF_HTTP_TIMEOUT_MS";
+const MAX_TIMEOUT_MS = 600_000;
 /** A published body is at most 1 MiB plus envelope overhead on the default server. */
 const READ_CAP = 4 * 1024 * 1024;
 
-export interface PublishRequest {
+export interface PublishRequest extends CallOptions {
   /** Seconds; absent: the server's default (7 days on ours). */
   expiresIn?: number;
   maxViews: number | null;
@@ -23,36 +26,56 @@ export interface PublishRequest {
   token?: string;
 }
 
+/** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
+export interface CallOptions {
+  timeoutMs?: number;
+}
+
+/**
+ * The timeout `HANDOFF_HTTP_TIMEOUT_MS` asks for, or `{}` for the defaults. A malformed value is
+ * refused rather than ignored, so a typo cannot silently leave a 20-second wait.
+ */
+export function callOptionsFor(env: Record<string, string | undefined>): CallOptions {
+  const text = env[TIMEOUT_ENV];
+  if (text === undefined || text === "") return {};
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > MAX_TIMEOUT_MS) {
+    throw new HandoffError("invalid_option", `${TIMEOUT_ENV} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got '${text}'`, {
+      hint: `unset ${TIMEOUT_ENV} to use the defaults (${PUBLISH_TIMEOUT_MS / 1000} s to publish, ${READ_TIMEOUT_MS / 1000} s to read)`,
+    });
+  }
+  return { timeoutMs: Number(text) };
+}
+
 export async function publishCiphertext(server: string, ciphertext: Uint8Array, request: PublishRequest): Promise<PublishResponse> {
   const query = new URLSearchParams({ scope: request.scope });
   if (request.expiresIn !== undefined) query.set("expires_in", String(request.expiresIn));
   if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
   const headers: Record<string, string> = { "content-type": "application/octet-stream" };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
-  const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");
 }
 
 /** The body: counts one view. */
-export async function fetchCiphertext(server: string, id: string, teamToken?: string): Promise<Uint8Array> {
-  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(teamToken), timeoutMs: READ_TIMEOUT_MS, maxBytes: READ_CAP });
+export async function fetchCiphertext(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<Uint8Array> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link cannot be read"));
   return response.bytes;
 }
 
 /** Metadata: counts nothing. */
-export async function fetchMeta(server: string, id: string, teamToken?: string): Promise<HandoffMeta> {
-  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(teamToken), timeoutMs: READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+export async function fetchMeta(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<HandoffMeta> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link's metadata cannot be read"));
   return parseJsonBody(response, handoffMetaSchema, "metadata");
 }
 
-export async function revokeOnServer(server: string, id: string, ownerToken: string): Promise<void> {
+export async function revokeOnServer(server: string, id: string, ownerToken: string, call: CallOptions = {}): Promise<void> {
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, {
     method: "DELETE",
     headers: { authorization: `Bearer ${ownerToken}` },
-    timeoutMs: READ_TIMEOUT_MS,
+    timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS,
     maxBytes: 64 * 1024,
   });
   if (response.status !== 204) throw errorFromResponse(response, `revoking ${id} failed`);

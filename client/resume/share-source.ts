@@ -4,7 +4,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
 import type { Io } from "../io.js";
-import { fetchCiphertext, fetchMeta } from "../publish/server-api.js";
+import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-api.js";
 
 /**
  * Share links (`<server>/h/<id>#<key>`): fetched (one view), decrypted and verified here; the
@@ -21,7 +21,7 @@ export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | un
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const ciphertext = await fetchCiphertext(server, id, teamToken);
+  const ciphertext = await fetchCiphertext(server, id, teamToken, callOptionsFor(io.env));
   const { plaintext } = await openHandoff(ciphertext, key);
   return plaintext;
 }
@@ -31,11 +31,11 @@ export async function peekShareUrl(url: string, io: Io) {
   const share = parseShareUrl(url);
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
-  return fetchMeta(server, id, await teamTokenFor(server, io));
+  return fetchMeta(server, id, await teamTokenFor(server, io), callOptionsFor(io.env));
 }
 
 /** A teammate's client sends its team token, but only to the server it is configured for. */
-async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
+export async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
   const config = await resolvePublishConfig({ flags: { server }, env: io.env, home: io.env.HOME ?? homedir() });
   return config.teamToken;
 }

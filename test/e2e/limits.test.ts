@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../scripts/local-server.js";
+import { makeRepo, tempDir } from "../client/git-repo.js";
+import { ensureBuilt } from "../helpers/cli.js";
+import { type Host, json, makeHost, startServer, waitUntil } from "./hosts.js";
+
+// A server with tight limits (1-second minimum lifetime, 8 KiB bodies), so expiry and a real
+// 413 from the worker can be seen in a test run.
+
+const MAX_BODY_BYTES = 8 * 1024;
+const BODY = `# Rotate the signing key
+
+## Current state
+The new key is generated; the verifier still trusts only the old one.
+
+## Next steps
+- add the new key to the verifier's trust list
+`;
+
+let server: LocalServer | undefined;
+let a: Host;
+let b: Host;
+
+beforeAll(async () => {
+  const base = tempDir("handoff-e2e-limits-");
+  await ensureBuilt();
+  server = await startServer(join(base, "server-state"), { vars: { MIN_EXPIRES_IN_SECONDS: "1", MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
+  const repo = makeRepo(join(base, "repo"), { "README.md": "# Keys\n" });
+  a = makeHost(base, "a", repo, { HANDOFF_SERVER: server.url });
+  b = makeHost(base, "b", repo);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+}, 30_000);
+
+describe("limits enforced by the real worker", () => {
+  it("an expired link fails as expired, for peek and for resume", async () => {
+    const created = await a.run(["create", "--publish", "--expires", "2s", "--json"], { input: BODY });
+    expect(created.code, created.stderr).toBe(0);
+    const { url, expires_at } = json<{ url: string; expires_at: string }>(created);
+    expect(Date.parse(expires_at)).toBeGreaterThan(Date.parse(json<{ metadata: { created_at: string } }>(created).metadata.created_at));
+
+    // Peeking spends no view, so polling it is free; bounded well past the 2-second lifetime.
+    let lastPeek = "";
+    const expired = await waitUntil(async () => {
+      const peek = await b.run(["resume", url, "--peek"]);
+      lastPeek = `${peek.code} ${peek.stderr}`;
+      return peek.code === 3;
+    }, 20_000);
+    expect(expired, lastPeek).toBe(true);
+    expect(lastPeek).toMatch(/has expired/);
+
+    const resume = await b.run(["resume", url, "--json"]);
+    expect(resume.code).toBe(3);
+    expect(resume.stderr).toMatch(/this share link has expired/);
+    expect(json(resume)).toMatchObject({ error: { code: "expired" } });
+    expect(resume.stdout).not.toContain("signing key");
+
+    const listed = await a.run(["published", "--json"]);
+    expect(json<{ published: { state: string }[] }>(listed).published[0]?.state).toBe("expired");
+  }, 60_000);
+
+  it("a body over the server's limit is a 413: exit 3, local handoff kept, retry printed", async () => {
+    const big = `${BODY}\n## References\n${"- docs/keys.md explains the rotation schedule in detail\n".repeat(400)}`;
+    const run = await a.run(["create", "--publish", "--json"], { input: big });
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "too_large" } });
+    expect(run.stderr).toMatch(/too large|larger than/i);
+    const path = /the local handoff is kept: (\/\S+\.md)/.exec(run.stderr)?.[1];
+    expect(path, run.stderr).toBeDefined();
+    expect(readFileSync(path!, "utf8")).toContain("rotation schedule");
+    expect(run.stderr).toMatch(/retry: handoff publish '/);
+  });
+});

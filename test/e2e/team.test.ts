@@ -1,0 +1,125 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../scripts/local-server.js";
+import { makeRepo, tempDir } from "../client/git-repo.js";
+import { ensureBuilt, repoRoot } from "../helpers/cli.js";
+import { type Host, json, makeHost, startServer } from "./hosts.js";
+
+// Team links: the operator creates teams with `npm run team` (scripts/team.js) against the test
+// server; only tokens of the publisher's team can read a team link.
+
+const BODY = `# Migrate the billing table
+
+## Current state
+The migration script runs on staging; production is untouched.
+
+## Next steps
+- schedule the production run with the on-call
+`;
+
+let server: LocalServer | undefined;
+let base: string;
+let repo: string;
+const adminToken = randomBytes(32).toString("base64url");
+
+beforeAll(async () => {
+  base = tempDir("handoff-e2e-team-");
+  const envFile = join(base, "admin.env");
+  writeFileSync(envFile, `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
+  // Anonymous publishing stays off here, as on a deployment: a team link needs its team token.
+  await ensureBuilt();
+  server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
+  repo = makeRepo(join(base, "repo"), { "README.md": "# Billing\n" });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+}, 30_000);
+
+/** `npm run team -- <args> --json` against the test server; the issued token. */
+async function team(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server!.url, "--json"], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken },
+    timeout: 20_000,
+  });
+  const issued = JSON.parse(stdout) as { token: string };
+  expect(issued.token).toMatch(/^hdt_/);
+  return issued.token;
+}
+
+describe("team-scoped links", () => {
+  let url: string;
+  let id: string;
+  let hosts: Record<"publisher" | "teammate" | "outsider" | "otherTeam", Host>;
+
+  beforeAll(async () => {
+    const platform = await team("create", "platform");
+    const teammateToken = await team("token", "platform");
+    const billing = await team("create", "billing");
+    hosts = {
+      publisher: makeHost(base, "publisher", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: platform }),
+      teammate: makeHost(base, "teammate", repo, { HANDOFF_TEAM_TOKEN: teammateToken }),
+      outsider: makeHost(base, "outsider", repo),
+      otherTeam: makeHost(base, "other-team", repo, { HANDOFF_TEAM_TOKEN: billing }),
+    };
+  }, 60_000);
+
+  it("publishing with --scope team and the team token works", async () => {
+    const run = await hosts.publisher.run(["create", "--publish", "--scope", "team", "--json"], { input: BODY });
+    expect(run.code, run.stderr).toBe(0);
+    const published = json<{ url: string; id: string; scope: string }>(run);
+    expect(published.scope).toBe("team");
+    expect(run.stderr).toMatch(/scope: team/);
+    ({ url, id } = published);
+  });
+
+  it("a teammate with a token of the same team resumes it", async () => {
+    const run = await hosts.teammate.run(["resume", url]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("schedule the production run");
+  });
+
+  it("a client without a team token gets a clear 401 message", async () => {
+    const run = await hosts.outsider.run(["resume", url, "--json"]);
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "unauthorized" } });
+    expect(run.stderr).toMatch(/team link and no team token was sent/);
+    expect(run.stderr).toMatch(/HANDOFF_TEAM_TOKEN/);
+    expect(run.stdout).not.toContain("production run");
+  });
+
+  it("a client with another team's token gets a clear 403 message", async () => {
+    const run = await hosts.otherTeam.run(["resume", url, "--json"]);
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "forbidden" } });
+    expect(run.stderr).toMatch(/belongs to another team/);
+    expect(run.stdout).not.toContain("production run");
+  });
+
+  it("--scope team without a team token is refused before anything is sent", async () => {
+    const run = await hosts.outsider.run(["create", "--publish", "--scope", "team", "--server", server!.url], { input: BODY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--scope team needs a team token/);
+    expect(run.stderr).toMatch(/HANDOFF_TEAM_TOKEN/);
+    expect(run.stderr).toMatch(/the local handoff is kept: \/.*\.md/);
+    expect(run.stderr).toMatch(/then retry: handoff publish '.*' --server .* --scope team/);
+  });
+
+  it("a link publish without any token on a server that requires one is a clear 401", async () => {
+    const run = await hosts.outsider.run(["create", "--publish", "--server", server!.url, "--json"], { input: BODY });
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "unauthorized" } });
+    expect(run.stderr).toMatch(/the local handoff is kept/);
+  });
+
+  it("the publisher's published --json shows the team link as active", async () => {
+    const run = await hosts.publisher.run(["published", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const entry = json<{ published: { id: string; scope: string; state: string }[] }>(run).published.find((p) => p.id === id);
+    expect(entry).toMatchObject({ scope: "team", state: "active" });
+  });
+});
