@@ -64,7 +64,7 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
   const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
   if (options.scope === "team" && !token) {
     const command = retry.replace("<SERVER>", server);
-    throw new HandoffError("invalid_option", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
+    throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
       hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
       details: { path: options.path, retry_command: command },
     });

@@ -114,7 +114,9 @@ function repositoryDrift(recorded: RecordedState, observed: ObservedState): Drif
       actual: observed.repo_root_sha,
     });
   }
-  if (recorded.repository && observed.repository && normaliseRepository(recorded.repository) !== normaliseRepository(observed.repository)) {
+  // The same root commit is the same history: another clone or remote name is not drift.
+  const sameRoot = recorded.repo_root_sha !== undefined && observed.repo_root_sha !== undefined && sameCommit(recorded.repo_root_sha, observed.repo_root_sha);
+  if (!sameRoot && recorded.repository && observed.repository && normaliseRepository(recorded.repository) !== normaliseRepository(observed.repository)) {
     items.push({
       event: "repository_mismatch",
       status: "drift",

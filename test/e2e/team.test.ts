@@ -102,7 +102,7 @@ describe("team-scoped links", () => {
 
   it("--scope team without a team token is refused before anything is sent", async () => {
     const run = await hosts.outsider.run(["create", "--publish", "--scope", "team", "--server", server!.url], { input: BODY });
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(3); // a publishing failure: the local file is kept, exit 3 like the others
     expect(run.stderr).toMatch(/--scope team needs a team token/);
     expect(run.stderr).toMatch(/HANDOFF_TEAM_TOKEN/);
     expect(run.stderr).toMatch(/the local handoff is kept: \/.*\.md/);
