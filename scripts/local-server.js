@@ -68,6 +68,17 @@ export async function startLocalServer(options = {}) {
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // A parent that dies without calling stop() (a killed test worker) must not leave a server
+  // running: its own process group would otherwise outlive it.
+  const killGroupOnExit = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  process.once("exit", killGroupOnExit);
+  exited.then(() => process.off("exit", killGroupOnExit));
 
   const url = `http://127.0.0.1:${port}`;
   let stopped = false;
