@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SelectorResolver } from "../shared/context/compile.js";
 import { type ContextSelector, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../shared/errors.js";
-import { readRegularFile } from "./store-read.js";
+import { readRegularFile } from "./read-file.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.

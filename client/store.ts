@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { HandoffError } from "../shared/errors.js";
-import { readRegularFile } from "./store-read.js";
+import { readRegularFile } from "./read-file.js";
 
 /**
  * The managed store, as the ce-handoff/v1 contract's shell block sets it up:

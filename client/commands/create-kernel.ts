@@ -9,7 +9,7 @@ import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
 import { type GitCapture, dirtyTreeSha256 } from "../git.js";
 import { writeExclusive } from "../store.js";
-import { readRegularFile } from "../store-read.js";
+import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { type CreateDeps, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 

@@ -16,7 +16,7 @@ import { type GitCapture, captureGit } from "../git.js";
 import { type Io, readStdin } from "../io.js";
 import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
 import { ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
-import { readRegularFile } from "../store-read.js";
+import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 
 export const help = `Usage: handoff create [FOCUS...] [options]
        handoff [FOCUS...] [options]
@@ -305,17 +305,10 @@ async function readBody(file: string | undefined, io: Io): Promise<string> {
       hint: "pass --body-file F, or pipe the body on stdin: handoff create < notes.md",
     });
   }
-  const bytes = file === undefined || file === "-" ? await readStdin(io, BODY_LIMIT) : readRegularFile(resolve(io.cwd, file), BODY_LIMIT, { what: "--body-file" });
-  if (bytes === "too_large") throw tooLarge(file ?? "stdin");
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new HandoffError("invalid_document", `the body in ${file ?? "stdin"} is not UTF-8 text`, { hint: "save the body as UTF-8 Markdown" });
+  const bytes = file === undefined || file === "-" ? await readStdin(io, BODY_LIMIT) : readRegularFile(resolve(io.cwd, file), BODY_LIMIT, { what: "--body-file", label: `--body-file ${file}` });
+  if (bytes === "too_large") {
+    throw tooLarge(file ?? "stdin", BODY_LIMIT, "point at plans, diffs and files instead of pasting them: a handoff is a pointer-first summary");
   }
+  return decodeUtf8(bytes, `the body in ${file ?? "stdin"}`);
 }
 
-function tooLarge(source: string): HandoffError {
-  return new HandoffError("too_large", `the body in ${source} is larger than ${BODY_LIMIT / 1024} KiB`, {
-    hint: "point at plans, diffs and files instead of pasting them: a handoff is a pointer-first summary",
-  });
-}

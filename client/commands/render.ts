@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { type FileHandle, lstat, open, rename, unlink } from "node:fs/promises";
+import { lstat, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
@@ -8,6 +7,7 @@ import type { KernelHandoff } from "../../shared/kernel/schema.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
+import { readTextFile } from "../read-file.js";
 
 export const help = `Usage: handoff render FILE.json [--out F] [--force] [--json]
 
@@ -47,52 +47,15 @@ function describeOsError(cause: unknown): string {
 }
 
 /**
- * Reads a manifest as UTF-8 text: regular files only (a FIFO is opened non-blocking and refused,
- * never waited on), at most `cap` bytes. Failures are `unreadable` or `too_large` (exit 3) and
- * name `path` as the user gave it.
+ * Reads a manifest as UTF-8 text through the CLI's one file reader: regular files only (a FIFO
+ * is refused, never waited on), at most `cap` bytes, messages naming `path` as the user gave it.
  */
 export async function readManifestFile(path: string, options: { cwd: string; cap?: number }): Promise<string> {
-  const cap = options.cap ?? MANIFEST_READ_CAP;
-  let handle: FileHandle;
-  try {
-    handle = await open(resolve(options.cwd, path), constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (cause) {
-    throw new HandoffError("unreadable", `cannot read ${path}: ${describeOsError(cause)}`, {
-      hint: "check the path and its permissions",
-      cause,
-    });
-  }
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) {
-      throw new HandoffError("unreadable", `cannot read ${path}: it is a folder, not a file`, { hint: "pass the manifest's .json file" });
-    }
-    if (!stat.isFile()) throw new HandoffError("unreadable", `cannot read ${path}: not a regular file`, { hint: "pass the manifest's .json file" });
-    const tooLarge = () =>
-      new HandoffError("too_large", `${path} is larger than ${cap} bytes; a manifest is much smaller`, {
-        hint: "check that this is the manifest you meant",
-      });
-    if (stat.size > cap) throw tooLarge();
-    // The file may grow between stat and read, so the read itself is bounded too.
-    const buffer = Buffer.alloc(cap + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > cap) throw tooLarge();
-    }
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, length));
-    } catch (cause) {
-      throw new HandoffError("invalid_document", `${path} is not valid UTF-8 text`, { hint: "a manifest is a UTF-8 JSON file", cause });
-    }
-  } catch (error) {
-    if (error instanceof HandoffError) throw error;
-    throw new HandoffError("unreadable", `cannot read ${path}: ${describeOsError(error)}`, { cause: error });
-  } finally {
-    await handle.close();
-  }
+  return readTextFile(resolve(options.cwd, path), options.cap ?? MANIFEST_READ_CAP, {
+    what: "the manifest",
+    label: path,
+    tooLargeHint: "check that this is the manifest you meant: a manifest is much smaller",
+  });
 }
 
 async function writeNew(path: string, content: string): Promise<void> {

@@ -9,7 +9,7 @@ import { type Io, readStdin } from "../io.js";
 import { formatNothingFound, formatShortlist } from "../resume/format.js";
 import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
-import { readRegularFile } from "../store-read.js";
+import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 
 export const help = `Usage: handoff resume [SOURCE | FOLDER | KEYWORDS...] [options]
 
@@ -160,18 +160,10 @@ async function readSource(selection: Exclude<Selection, { kind: "folder" } | { k
   } else if (selection.kind === "url") {
     bytes = await readUrl(selection.url, io);
   } else {
-    bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source" });
+    bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
   }
-  if (bytes === "too_large") {
-    throw new HandoffError("too_large", `${selection.label} is larger than ${SOURCE_LIMIT / 1024} KiB: too large to be a handoff`, {
-      hint: "select the handoff itself, not a log or transcript",
-    });
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new HandoffError("unreadable", `${selection.label} is not UTF-8 text`, { hint: "select a Markdown, text or JSON handoff" });
-  }
+  if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
+  return decodeUtf8(bytes, selection.label, "unreadable");
 }
 
 async function readUrl(url: string, io: Io): Promise<Uint8Array | "too_large"> {

@@ -1,10 +1,10 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { scanText } from "../../shared/redact/index.js";
 import type { RedactionReport } from "../../shared/redact/index.js";
 import { parseCommandArgs } from "../args.js";
 import { type Io, readStdin } from "../io.js";
+import { decodeUtf8, readTextFile } from "../read-file.js";
 
 /** The largest input `handoff scan` reads: the same cap a handoff body has. */
 export const SCAN_MAX_BYTES = 1024 * 1024;
@@ -31,8 +31,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw new HandoffError("usage", "handoff scan takes exactly one FILE, or - for stdin", { hint: "run 'handoff scan --help'" });
   }
   const source = positionals[0]!;
-  const bytes = source === "-" ? await readStdinCapped(io) : await readRegularFile(source, SCAN_MAX_BYTES);
-  const text = decodeUtf8(bytes, source);
+  const text =
+    source === "-"
+      ? decodeUtf8(await readStdinCapped(io), "stdin", "unreadable")
+      : readTextFile(resolve(io.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
   const report = scanText(text);
   const found = report.findings.length > 0;
   if (values.json) io.out(JSON.stringify(report, null, 2));
@@ -68,49 +70,3 @@ async function readStdinCapped(io: Io): Promise<Uint8Array> {
   return bytes;
 }
 
-/**
- * Reads a regular file of at most `limit` bytes. Opens first and checks the open handle, so
- * what is checked is what is read; O_NONBLOCK keeps a FIFO from hanging the open.
- */
-export async function readRegularFile(path: string, limit: number): Promise<Uint8Array> {
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "does not exist" : code === "EACCES" || code === "EPERM" ? "is not readable (permission denied)" : `cannot be opened (${code ?? "error"})`;
-    throw new HandoffError("unreadable", `${path} ${why}`, { hint: "pass a readable handoff file, or - for stdin", cause });
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      throw new HandoffError("unreadable", `${path} is not a regular file`, { hint: "pass a handoff file, or - to read stdin" });
-    }
-    if (stat.size > limit) {
-      throw new HandoffError("too_large", `${path} is ${stat.size} bytes; the limit is ${limit} bytes (1 MiB)`, { hint: "scan a smaller handoff" });
-    }
-    // Read one byte past the cap, in case the file grew after fstat.
-    const buffer = new Uint8Array(limit + 1);
-    let size = 0;
-    while (size < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
-      if (bytesRead === 0) break;
-      size += bytesRead;
-    }
-    if (size > limit) throw new HandoffError("too_large", `${path} is larger than ${limit} bytes (1 MiB)`, { hint: "scan a smaller handoff" });
-    return buffer.subarray(0, size);
-  } catch (cause) {
-    if (cause instanceof HandoffError) throw cause;
-    throw new HandoffError("unreadable", `${path} could not be read (${(cause as NodeJS.ErrnoException).code ?? "error"})`, { cause });
-  } finally {
-    await handle.close();
-  }
-}
-
-function decodeUtf8(bytes: Uint8Array, source: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (cause) {
-    throw new HandoffError("unreadable", `${source === "-" ? "stdin" : source} is not UTF-8 text`, { hint: "scan a text handoff", cause });
-  }
-}

@@ -5,7 +5,7 @@ import { EXIT, HandoffError, errorBody, isHandoffError } from "../../shared/erro
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
-import { readRegularFile } from "../store-read.js";
+import { readTextFile } from "../read-file.js";
 
 export const help = `Usage: handoff validate FILE [--json]
 
@@ -90,15 +90,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 }
 
 function readText(path: string): string {
-  const bytes = readRegularFile(path, VALIDATE_LIMIT, { what: "the handoff" });
-  if (bytes === "too_large") {
-    throw new HandoffError("too_large", `${path} is larger than ${VALIDATE_LIMIT / 1024} KiB: not a handoff`, { hint: "check the path" });
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new HandoffError("unreadable", `${path} is not UTF-8 text`, { hint: "handoffs are UTF-8 Markdown or JSON" });
-  }
+  return readTextFile(path, VALIDATE_LIMIT, { what: "the handoff", notUtf8Reason: "unreadable", tooLargeHint: "check the path: that is too large to be a handoff" });
 }
 
 function formatReport(report: ValidateReport): string {

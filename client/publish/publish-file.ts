@@ -9,7 +9,7 @@ import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../s
 import { buildShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
 import { savePublished } from "../published-store.js";
-import { readRegularFile } from "../store-read.js";
+import { readTextFile } from "../read-file.js";
 import { callOptionsFor, publishCiphertext } from "./server-api.js";
 
 /**
@@ -70,14 +70,7 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
     });
   }
 
-  const bytes = readRegularFile(options.path, PUBLISH_SOURCE_LIMIT, { what: "the handoff" });
-  if (bytes === "too_large") throw new HandoffError("too_large", `${options.path} is larger than ${PUBLISH_SOURCE_LIMIT / 1024} KiB`, { hint: "publish a pointer-first handoff, not a transcript" });
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new HandoffError("invalid_document", `${options.path} is not UTF-8 text`, { hint: "publish a Markdown, text or JSON handoff" });
-  }
+  const text = readTextFile(options.path, PUBLISH_SOURCE_LIMIT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
   const redacted = redactForPublish(text, options.redact, options.path);
   const doc = parseSource(redacted.text);
   const createdAt = typeof doc.metadata.created_at === "string" ? doc.metadata.created_at : typeof doc.metadata.created === "string" ? doc.metadata.created : (options.now?.() ?? new Date()).toISOString();

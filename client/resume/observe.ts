@@ -5,7 +5,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../shared/orient/drift.js";
 import { referencedPaths } from "../../shared/orient/paths.js";
 import { type GitCapture, captureGit, dirtyTreeSha256 } from "../git.js";
-import { readRegularFile } from "../store-read.js";
+import { readRegularFile } from "../read-file.js";
 
 /**
  * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded

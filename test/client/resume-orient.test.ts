@@ -98,15 +98,15 @@ describe("handoff resume SOURCE: unreadable sources exit 3 with a clear message"
     ["a FIFO (never opened for a blocking read)", (box: Sandbox) => {
       execFileSync("mkfifo", [join(box.base, "pipe.md")]);
       return ["pipe.md"];
-    }, /the source .*pipe\.md is not a regular file/, /pass a regular file/],
+    }, /cannot read .*pipe\.md: not a regular file/, /pass a regular file as the source/],
     ["a file over 1 MiB", (box: Sandbox) => {
       writeFile(join(box.base, "huge.md"), `# Objective\nx\n${"y".repeat(MIB)}`);
       return ["huge.md"];
-    }, /huge\.md is larger than 1024 KiB: too large to be a handoff/, /select the handoff itself/],
+    }, /huge\.md is larger than 1048576 bytes \(1 MiB\)/, /select the handoff itself/],
     ["a file that is not UTF-8", (box: Sandbox) => {
       writeFile(join(box.base, "latin1.md"), Uint8Array.from([0x23, 0x20, 0xe9, 0xe8, 0x0a]));
       return ["latin1.md"];
-    }, /latin1\.md is not UTF-8 text/, /select a Markdown, text or JSON handoff/],
+    }, /latin1\.md is not valid UTF-8 text/, /handoffs are UTF-8 Markdown, text or JSON/],
   ])("%s", async (_name, make, message, hint) => {
     const box = sandbox();
     const run = await resume(box, make(box), box.base);
@@ -120,7 +120,7 @@ describe("handoff resume SOURCE: unreadable sources exit 3 with a clear message"
     const box = sandbox();
     const run = await resume(box, ["-"], box.base, "x".repeat(MIB + 1));
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("stdin is larger than 1024 KiB");
+    expect(run.stderr).toContain("stdin is larger than 1048576 bytes (1 MiB)");
   });
 
   it.skipIf(process.getuid?.() === 0)("a file without read permission", async () => {
@@ -168,8 +168,8 @@ describe("handoff resume URL", () => {
 
   it.each([
     ["404", "/nope", /cannot read http:\/\/127\.0\.0\.1:\d+\/nope: HTTP 404/],
-    ["too large (declared)", "/big-declared", /big-declared is larger than 1024 KiB/],
-    ["too large (streamed)", "/big-streamed", /big-streamed is larger than 1024 KiB/],
+    ["too large (declared)", "/big-declared", /big-declared is larger than 1048576 bytes/],
+    ["too large (streamed)", "/big-streamed", /big-streamed is larger than 1048576 bytes/],
   ])("%s: exit 3", async (_name, path, message) => {
     const box = sandbox();
     const run = await resume(box, [`${base}${path}`], box.base);

@@ -101,8 +101,8 @@ describe("handoff scan", () => {
   });
 
   const unreadable: { name: string; setup: () => string[]; stdin?: Buffer; message: RegExp }[] = [
-    { name: "a missing file", setup: () => ["scan", join(dir, "missing.md")], message: /does not exist/ },
-    { name: "a directory", setup: () => ["scan", dir], message: /is not a regular file/ },
+    { name: "a missing file", setup: () => ["scan", join(dir, "missing.md")], message: /cannot read .*missing\.md: no such file/ },
+    { name: "a directory", setup: () => ["scan", dir], message: /it is a folder, not a file/ },
     {
       name: "a FIFO",
       setup: () => {
@@ -110,7 +110,7 @@ describe("handoff scan", () => {
         spawnSync("mkfifo", [fifo]);
         return ["scan", fifo];
       },
-      message: /is not a regular file/,
+      message: /not a regular file/,
     },
     {
       name: "a file over 1 MiB",
@@ -119,7 +119,7 @@ describe("handoff scan", () => {
         writeFileSync(big, "a".repeat(1024 * 1024 + 1));
         return ["scan", big];
       },
-      message: /the limit is 1048576 bytes/,
+      message: /larger than 1048576 bytes \(1 MiB\)/,
     },
     { name: "stdin over 1 MiB", setup: () => ["scan", "-"], stdin: Buffer.alloc(1024 * 1024 + 10, 97), message: /stdin is larger than 1048576 bytes/ },
     {
@@ -129,7 +129,7 @@ describe("handoff scan", () => {
         writeFileSync(binary, Buffer.from([0xff, 0xfe, 0x00, 0xc3]));
         return ["scan", binary];
       },
-      message: /is not UTF-8 text/,
+      message: /is not valid UTF-8 text/,
     },
   ];
   it.each(unreadable)("exits 3 with a clear message on $name", async ({ setup, stdin, message }) => {
