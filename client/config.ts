@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { HandoffError } from "../shared/errors.js";
 import { normalizeServerUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, octal, writePrivateFile } from "./private-file.js";

@@ -1,6 +1,6 @@
 import { lstat, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { HandoffError, type Result, err, ok } from "../shared/errors.js";
 import { isHandoffId, isShareUrl, parseShareUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, writePrivateFile } from "./private-file.js";

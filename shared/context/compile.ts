@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { RECEIPT_STATUSES } from "../kernel/receipt.js";
 import { withoutForbiddenFiles } from "./diff.js";
 import { type ContextSelector, estimateTokens, type Piece, selectorProblem, selectorSummary } from "./selector.js";

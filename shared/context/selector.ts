@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../orient/headings.js";

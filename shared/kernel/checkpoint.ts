@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type ValidationIssue, validateWith } from "./issues.js";
 import { contextIsResolvable, createdIsRfc3339, provenanceIsPinned } from "./rules.js";
 import { contextBudgetSchema, contextPolicySchema, contextSelectorSchema } from "./schema.js";

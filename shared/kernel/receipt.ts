@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { checkRfc3339 } from "./checks.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, asString, validateWith } from "./issues.js";
 

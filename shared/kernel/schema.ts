@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * kernel.handoff/v1 as zod, equal in meaning to the public JSON Schema
