@@ -13,6 +13,8 @@ export interface Bindings {
   REGISTRY: DurableObjectNamespace<HandoffRegistry>;
   PUBLISH_LIMITER: RateLimit;
   READ_LIMITER: RateLimit;
+  /** Static assets (dist/public): the share page's reader script. */
+  ASSETS: Fetcher;
   MAX_BODY_BYTES?: string;
   MIN_EXPIRES_IN_SECONDS?: string;
   MAX_EXPIRES_IN_SECONDS?: string;

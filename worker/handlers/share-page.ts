@@ -1,8 +1,7 @@
 import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/tokens.js";
 import type { AppContext } from "../bindings.js";
-import { READER_ASSET, READER_SCRIPT } from "../page/reader-bundle.generated.js";
-import { sharePageCsp, sharePageHtml } from "../page/share-page.js";
+import { READER_ASSET, sharePageCsp, sharePageHtml } from "../page/share-page.js";
 
 /** `GET /h/:id`: the share page; no storage read, no view counted (its script asks for both). */
 export async function sharePage(c: AppContext): Promise<Response> {
@@ -11,8 +10,17 @@ export async function sharePage(c: AppContext): Promise<Response> {
   return c.html(sharePageHtml(id), 200, { "Content-Security-Policy": await sharePageCsp() });
 }
 
-/** `GET /h/assets/:file`: the reader script under its hashed name; any other name is a 404. */
-export function readerAsset(c: AppContext): Response {
+/**
+ * `GET /h/assets/reader.js`: the reader script from the static assets, under the worker's own
+ * headers (the middleware adds them); any other name is a 404.
+ */
+export async function readerAsset(c: AppContext): Promise<Response> {
   if (c.req.param("file") !== READER_ASSET) throw new HandoffError("not_found", "no such asset");
-  return c.body(READER_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  const asset = await c.env.ASSETS.fetch(new URL(`/${READER_ASSET}`, c.req.url));
+  if (!asset.ok) {
+    await asset.body?.cancel();
+    // A deployment without `npm run build:reader` first: a setup fault, logged by onError.
+    throw new HandoffError("internal", `the reader asset is missing (HTTP ${asset.status}): run npm run build:reader before deploying`);
+  }
+  return c.body(await asset.arrayBuffer(), 200, { "Content-Type": "text/javascript; charset=utf-8" });
 }

@@ -7,9 +7,8 @@
 import { encodeBase64Url } from "../../shared/base64url.js";
 import { DEFAULT_CSP } from "../http/security-headers.js";
 import { pageId } from "./page-ids.js";
-import { READER_ASSET } from "./reader-bundle.generated.js";
-
-/** Where the page loads its script from; the name carries the bundle's hash, so it never goes stale. */
+/** The reader's file in the static assets (dist/public), and where the page loads it from. */
+export const READER_ASSET = "reader.js";
 export const READER_ASSET_PATH = `/h/assets/${READER_ASSET}`;
 
 const STYLE =
