@@ -217,6 +217,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     throw new HandoffError("usage", "--publish and --local contradict each other", { hint: "--local never contacts a server; drop one of them" });
   }
   const publishFlags = values.publish ? readPublishFlags(values) : undefined;
+  // Loaded while git is being asked (this process is idle then), not after the handoff is written.
+  if (publishFlags) loadPublishing().catch(() => undefined);
   if (!values.publish && (values.expires ?? values["max-views"] ?? values.scope ?? values.server) !== undefined) {
     throw new HandoffError("usage", "--expires, --max-views, --scope and --server go with --publish", { hint: "add --publish, or drop them" });
   }
@@ -271,6 +273,13 @@ export async function run(args: string[], io: Io): Promise<number> {
  * `create --publish`: the local handoff is written first and stays whatever happens; then it is
  * published like `handoff publish` would. A failed publish is exit 3 naming the kept file.
  */
+let publishing: Promise<[typeof import("../publish/publish-file.js"), typeof import("../publish/report.js")]> | undefined;
+
+function loadPublishing() {
+  publishing ??= Promise.all([import("../publish/publish-file.js"), import("../publish/report.js")]);
+  return publishing;
+}
+
 async function publishCreated(
   created: { path: string; warnings: CreateWarning[]; resume_command: string },
   flags: PublishFlagValues,
@@ -278,8 +287,7 @@ async function publishCreated(
   json: boolean,
   io: Io,
 ): Promise<number> {
-  const { publishFile } = await import("../publish/publish-file.js");
-  const { formatPublishReport, publishStdout } = await import("../publish/report.js");
+  const [{ publishFile }, { formatPublishReport, publishStdout }] = await loadPublishing();
   const published = await publishFile({ path: created.path, ...flags, redact, env: io.env, home: io.env.HOME ?? homedir() });
   io.err("");
   io.err(formatPublishReport(published));
