@@ -4,7 +4,7 @@ import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
-import { parseSource } from "../../shared/orient/source.js";
+import { detectFormat } from "../../shared/orient/detect-format.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { buildShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
@@ -72,9 +72,9 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
 
   const text = readTextFile(options.path, PUBLISH_SOURCE_LIMIT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
   const redacted = redactForPublish(text, options.redact, options.path);
-  const doc = parseSource(redacted.text);
-  const createdAt = typeof doc.metadata.created_at === "string" ? doc.metadata.created_at : typeof doc.metadata.created === "string" ? doc.metadata.created : (options.now?.() ?? new Date()).toISOString();
-  const { ciphertext, key } = await sealHandoff(new TextEncoder().encode(redacted.text), { format: doc.format, file_name: basename(options.path), created_at: createdAt });
+  const label = detectFormat(redacted.text);
+  const createdAt = label.created_at ?? (options.now?.() ?? new Date()).toISOString();
+  const { ciphertext, key } = await sealHandoff(new TextEncoder().encode(redacted.text), { format: label.format, file_name: basename(options.path), created_at: createdAt });
 
   let published;
   try {
@@ -102,7 +102,7 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
         scope: published.scope,
         created_at: (options.now?.() ?? new Date()).toISOString(),
         local_path: options.path,
-        ...(typeof doc.metadata.title === "string" ? { title: doc.metadata.title } : {}),
+        ...(label.title !== undefined ? { title: label.title } : {}),
       })),
     );
   } catch (error) {
