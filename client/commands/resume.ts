@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { intFlag, parseCommandArgs } from "../args.js";
-import { gatherCandidates, indexYamlFrontmatter, shortlist } from "../discover/discover.js";
+import { discoverHandoffs } from "../discover/discover.js";
 import { captureGit } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
@@ -67,26 +67,21 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
 
-  // Started first: the git processes run while this process walks the store.
-  const pendingGit = captureGit(io.cwd, io.env);
-  const gathered = gatherCandidates({
+  // Started first: the git processes run while this process enumerates the store.
+  const current = captureGit(io.cwd, io.env).then((git) => ({
+    cwd: io.cwd,
+    ...(git?.repository ? { repository: git.repository } : {}),
+    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+    ...(git?.branch ? { branch: git.branch } : {}),
+  }));
+  const result = await discoverHandoffs({
     boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
-    maxCandidates,
-  });
-  await indexYamlFrontmatter(gathered);
-  const git = await pendingGit;
-  const result = shortlist(gathered, {
     keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
     maxCandidates,
     limit,
-    current: {
-      cwd: io.cwd,
-      ...(git?.repository ? { repository: git.repository } : {}),
-      ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-      ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-      ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-      ...(git?.branch ? { branch: git.branch } : {}),
-    },
+    current,
     now: Date.now(),
   });
   for (const warning of result.warnings) io.err(`warning: ${warning}`);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
-import { type CandidateMeta, type RankQuery, candidateFrontmatter, rankCandidates, relevant } from "../../shared/discover/rank.js";
+import { type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
 import { enumerateCandidates } from "./enumerate.js";
@@ -17,7 +17,8 @@ export interface DiscoverOptions {
   keywords: string[];
   maxCandidates: number;
   limit: number;
-  current: RankQuery["current"];
+  /** The checkout ranking compares against; a promise lets git run while the store is enumerated. */
+  current: RankQuery["current"] | Promise<RankQuery["current"]>;
   now: number;
 }
 
@@ -46,77 +47,18 @@ export interface DiscoveryResult {
 }
 
 /**
- * The whole discovery in one call. `handoff resume` runs the two halves itself, so the git
- * processes that ranking needs run while the store is walked.
+ * The whole discovery in one pass: enumerate (nothing read yet), then read each candidate's head
+ * within bounds, score it, and keep only the shortlist. Nothing but the shortlist is retained, so
+ * a store of 10,000 handoffs costs no more memory than one of 10.
  */
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
-  const gathered = gatherCandidates(options);
-  await indexYamlFrontmatter(gathered);
-  return shortlist(gathered, options);
-}
-
-/** What enumeration and the bounded head reads found, before ranking. */
-export interface Gathered {
-  boundaries: string[];
-  metas: CandidateMeta[];
-  extra: Map<string, { unindexed_reason?: string; first_line?: string }>;
-  files: number;
-  truncated: boolean;
-  skipped: DiscoveryResult["searched"]["skipped"];
-  warnings: string[];
-  /** Frontmatter other tools wrote in general YAML: indexed by indexYamlFrontmatter. */
-  needsYaml: { meta: CandidateMeta; text: string }[];
-}
-
-/**
- * The YAML library loads only when some candidate needs it: frontmatter in our flat shape, the
- * usual case, never pays for it.
- */
-export async function indexYamlFrontmatter(gathered: Gathered): Promise<void> {
-  if (gathered.needsYaml.length === 0) return;
-  const { parseYamlMapping } = await import("../../shared/ce/yaml-fallback.js");
-  for (const { meta, text } of gathered.needsYaml) {
-    const parsed = parseYamlMapping(text);
-    if (parsed.ok) {
-      meta.indexed = true;
-      meta.frontmatter = candidateFrontmatter(parsed.value);
-      gathered.extra.delete(meta.path);
-    } else {
-      gathered.extra.set(meta.path, { unindexed_reason: parsed.reason });
-    }
-  }
-  gathered.needsYaml = [];
-}
-
-/** Enumerates the boundaries and reads each candidate's head within bounds; ranks nothing. */
-export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "maxCandidates">): Gathered {
   const warnings: string[] = [];
   const boundaries: string[] = [];
-  const metas: CandidateMeta[] = [];
-  const needsYaml: Gathered["needsYaml"] = [];
-  const extra = new Map<string, { unindexed_reason?: string; first_line?: string }>();
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
+  const files: { path: string; fileName: string }[] = [];
   let truncated = false;
-  let files = 0;
 
-  for (const boundary of options.boundaries) {
-    let dir = boundary.path;
-    if (boundary.managed) {
-      const state = inspectManagedRoot(boundary.path);
-      if (state === "missing") continue;
-      if (state !== "ok") {
-        warnings.push(`skipped the managed root: ${(state as HandoffError).message}`);
-        continue;
-      }
-      // The ce-handoff folder gets the same check: a symlink there would lead discovery elsewhere.
-      dir = join(boundary.path, STORE_FOLDER);
-      const store = inspectManagedRoot(dir);
-      if (store === "missing") continue;
-      if (store !== "ok") {
-        warnings.push(`skipped the managed store: ${(store as HandoffError).message}`);
-        continue;
-      }
-    }
+  for (const dir of safeBoundaries(options.boundaries, warnings)) {
     let enumeration;
     try {
       enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
@@ -126,38 +68,53 @@ export function gatherCandidates(options: Pick<DiscoverOptions, "boundaries" | "
     boundaries.push(enumeration.boundary);
     truncated ||= enumeration.truncated;
     for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
-    for (const file of enumeration.candidates) {
-      files++;
-      const head = readCandidateHead(file.path);
-      if (head.kind === "skipped") {
-        skipped.special++;
+    for (const file of enumeration.candidates) files.push(file);
+  }
+
+  const ranker = createRanker({ keywords: options.keywords, now: options.now, current: await options.current });
+  const shortlist = new Shortlist(options.limit, ranker.compare);
+  const needsYaml: { meta: CandidateMeta; text: string }[] = [];
+  for (const file of files) {
+    const head = readCandidateHead(file.path);
+    if (head.kind === "skipped") {
+      skipped.special++;
+      continue;
+    }
+    const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: head.mtimeMs, fileName: file.fileName };
+    let extra: Extra | undefined;
+    if (head.kind === "first-line") {
+      extra = { unindexed_reason: "no frontmatter", first_line: head.firstLine };
+    } else {
+      const read = scanFrontmatter(head.bytes);
+      if (read.kind === "needs_yaml") {
+        needsYaml.push({ meta, text: read.text });
         continue;
       }
-      const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: head.mtimeMs, fileName: file.fileName };
-      if (head.kind === "first-line") {
-        extra.set(file.path, { unindexed_reason: "no frontmatter", first_line: head.firstLine });
+      if (read.kind === "indexed") {
+        meta.indexed = true;
+        meta.frontmatter = candidateFrontmatter(read.data);
       } else {
-        const read = scanFrontmatter(head.bytes);
-        if (read.kind === "indexed") {
-          meta.indexed = true;
-          meta.frontmatter = candidateFrontmatter(read.data);
-        } else if (read.kind === "needs_yaml") {
-          needsYaml.push({ meta, text: read.text });
-        } else {
-          extra.set(file.path, { unindexed_reason: read.reason });
-        }
+        extra = { unindexed_reason: read.reason };
       }
-      metas.push(meta);
+    }
+    shortlist.offer(ranker.score(meta), meta, extra);
+  }
+  // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
+  if (needsYaml.length > 0) {
+    const { parseYamlMapping } = await import("../../shared/ce/yaml-fallback.js");
+    for (const { meta, text } of needsYaml) {
+      const parsed = parseYamlMapping(text);
+      if (parsed.ok) {
+        meta.indexed = true;
+        meta.frontmatter = candidateFrontmatter(parsed.value);
+      }
+      shortlist.offer(ranker.score(meta), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
     }
   }
-  return { boundaries, metas, extra, files, truncated, skipped, warnings, needsYaml };
-}
 
-/** Ranks what was gathered against the query and cuts the shortlist. */
-export function shortlist(gathered: Gathered, options: Omit<DiscoverOptions, "boundaries">): DiscoveryResult {
-  const { boundaries, metas, extra, files, truncated, skipped, warnings } = gathered;
-  const ranked = rankCandidates(metas, { keywords: options.keywords, now: options.now, current: options.current }, { explainTop: options.limit }).filter(relevant);
-  const candidates = ranked.slice(0, options.limit).map((c): ShortlistEntry => {
+  const candidates = shortlist.entries().map(({ meta, extra }): ShortlistEntry => {
+    // Reasons are put into words only for what is shown (the same score, so the order holds).
+    const c = ranker.explain(meta);
     const entry: ShortlistEntry = {
       path: c.path,
       indexed: c.indexed,
@@ -167,9 +124,8 @@ export function shortlist(gathered: Gathered, options: Omit<DiscoverOptions, "bo
       score: Math.round(c.score * 1000) / 1000,
       reasons: c.reasons,
     };
-    const more = extra.get(c.path);
-    if (more?.unindexed_reason) entry.unindexed_reason = more.unindexed_reason;
-    if (more?.first_line) entry.first_line = more.first_line;
+    if (extra?.unindexed_reason) entry.unindexed_reason = extra.unindexed_reason;
+    if (extra?.first_line) entry.first_line = extra.first_line;
     return entry;
   });
   return {
@@ -177,7 +133,65 @@ export function shortlist(gathered: Gathered, options: Omit<DiscoverOptions, "bo
     filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
     candidates,
     selected: null,
-    searched: { files, relevant: ranked.length, truncated, skipped },
+    searched: { files: files.length, relevant: shortlist.relevant, truncated, skipped },
     warnings,
   };
+}
+
+interface Extra {
+  unindexed_reason?: string;
+  first_line?: string;
+}
+
+/** The best `limit` relevant candidates seen so far, best first; counts every relevant one. */
+class Shortlist {
+  relevant = 0;
+  private readonly kept: { ranked: RankedCandidate; meta: CandidateMeta; extra: Extra | undefined }[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: RankedCandidate, b: RankedCandidate) => number,
+  ) {}
+
+  offer(ranked: RankedCandidate, meta: CandidateMeta, extra: Extra | undefined): void {
+    if (!relevant(ranked)) return;
+    this.relevant++;
+    const { kept } = this;
+    if (kept.length === this.limit && this.compare(ranked, kept[kept.length - 1]!.ranked) >= 0) return;
+    let at = kept.length;
+    while (at > 0 && this.compare(ranked, kept[at - 1]!.ranked) < 0) at--;
+    kept.splice(at, 0, { ranked, meta, extra });
+    if (kept.length > this.limit) kept.pop();
+  }
+
+  entries() {
+    return this.kept;
+  }
+}
+
+/** The folders to enumerate: a user's folder as given; a managed root only after its safety checks. */
+function safeBoundaries(boundaries: DiscoverOptions["boundaries"], warnings: string[]): string[] {
+  const dirs: string[] = [];
+  for (const boundary of boundaries) {
+    if (!boundary.managed) {
+      dirs.push(boundary.path);
+      continue;
+    }
+    const state = inspectManagedRoot(boundary.path);
+    if (state === "missing") continue;
+    if (state !== "ok") {
+      warnings.push(`skipped the managed root: ${(state as HandoffError).message}`);
+      continue;
+    }
+    // The ce-handoff folder gets the same check: a symlink there would lead discovery elsewhere.
+    const dir = join(boundary.path, STORE_FOLDER);
+    const store = inspectManagedRoot(dir);
+    if (store === "missing") continue;
+    if (store !== "ok") {
+      warnings.push(`skipped the managed store: ${(store as HandoffError).message}`);
+      continue;
+    }
+    dirs.push(dir);
+  }
+  return dirs;
 }

@@ -115,6 +115,25 @@ const FLOOR = 0.001;
  * best.reasons // ["title matches 'auth'", "same repository (root 1a2b3c4d)", "created 2 hours ago"]
  * ```
  */
+/**
+ * One query's scoring, for callers that rank as they go (discovery keeps only a shortlist in
+ * memory): `score` without reasons, `explain` with them (same score), `compare` for sorting.
+ *
+ * @example
+ * ```ts
+ * const ranker = createRanker(query);
+ * const best = candidates.map(ranker.score).sort(ranker.compare).slice(0, 5).map(ranker.explain);
+ * ```
+ */
+export function createRanker(query: RankQuery) {
+  const prepared = prepareQuery(query);
+  return {
+    score: (candidate: CandidateMeta): RankedCandidate => scoreCandidate(candidate, prepared, undefined),
+    explain: (candidate: CandidateMeta): RankedCandidate => scoreCandidate(candidate, prepared, []),
+    compare: compareRanked,
+  };
+}
+
 export function rankCandidates(candidates: CandidateMeta[], query: RankQuery, options: { explainTop?: number } = {}): RankedCandidate[] {
   const prepared = prepareQuery(query);
   const explainTop = options.explainTop ?? Number.POSITIVE_INFINITY;
