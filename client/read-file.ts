@@ -31,7 +31,7 @@ export function readRegularFile(path: string, limit: number, options: ReadOption
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.noFollow ? constants.O_NOFOLLOW : 0));
   } catch (cause) {
-    throw unreadable(options.what, label, describeOpenError(cause), cause);
+    throw unreadable(options.what, label, describeFsError(cause), cause);
   }
   try {
     const stat = fstatSync(fd);
@@ -45,7 +45,7 @@ export function readRegularFile(path: string, limit: number, options: ReadOption
     return size > limit ? "too_large" : buffer.subarray(0, size);
   } catch (cause) {
     if (cause instanceof HandoffError) throw cause;
-    throw unreadable(options.what, label, describeOpenError(cause), cause);
+    throw unreadable(options.what, label, describeFsError(cause), cause);
   } finally {
     closeSync(fd);
   }
@@ -85,7 +85,8 @@ function unreadable(what: string, label: string, why: string, cause?: unknown): 
   return new HandoffError("unreadable", `cannot read ${label}: ${why}`, { hint, details: { what }, cause });
 }
 
-function describeOpenError(cause: unknown): string {
+/** An OS error in plain words: "no such file", "permission denied", ... */
+export function describeFsError(cause: unknown): string {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":

@@ -7,7 +7,7 @@ import type { KernelHandoff } from "../../shared/kernel/schema.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
-import { readTextFile } from "../read-file.js";
+import { describeFsError, readTextFile } from "../read-file.js";
 
 export const help = `Usage: handoff render FILE.json [--out F] [--force] [--json]
 
@@ -27,24 +27,6 @@ or failed write.
 /** Manifests are small; a cap keeps a wrong path (a log, a dump) from being read whole. */
 export const MANIFEST_READ_CAP = 1024 * 1024;
 
-function describeOsError(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "ELOOP":
-      return "too many levels of symbolic links";
-    case "ENOTDIR":
-      return "a part of the path is not a folder";
-    case "EISDIR":
-      return "is a folder, not a file";
-    default:
-      return cause instanceof Error ? cause.message : String(cause);
-  }
-}
 
 /**
  * Reads a manifest as UTF-8 text through the CLI's one file reader: regular files only (a FIFO
@@ -94,7 +76,7 @@ async function writeOutput(path: string, content: string, force: boolean): Promi
         hint: "pass --force to replace it, or choose another --out",
       });
     }
-    throw new HandoffError("io_failed", `cannot write ${path}: ${describeOsError(cause)}`, {
+    throw new HandoffError("io_failed", `cannot write ${path}: ${describeFsError(cause)}`, {
       hint: "check that the folder exists and is writable",
       cause,
     });
