@@ -99,7 +99,9 @@ export function untrustedBlock(body: string): string[] {
  * and newline, DEL, and all of C1 (U+0090 DCS, U+009D OSC and U+009B CSI act on some terminals).
  */
 function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // C0/C1 controls drive terminals; bidirectional overrides and isolates make shown text read
+  // differently from what it is ("Trojan Source"). Both are shown escaped.
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function oneLine(text: string): string {
