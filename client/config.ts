@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import * as z from "zod";
+import type * as z from "zod";
+import { type ConfigFile, ConfigFileSchema, TokenSchema } from "../shared/local-files.js";
 import { HandoffError } from "../shared/errors.js";
 import { normalizeServerUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, octal, writePrivateFile } from "./private-file.js";
@@ -11,16 +12,8 @@ import { ensurePrivateDir, octal, writePrivateFile } from "./private-file.js";
 
 export const ENV = { server: "HANDOFF_SERVER", token: "HANDOFF_TOKEN", teamToken: "HANDOFF_TEAM_TOKEN" } as const;
 
-/** Tokens go into an Authorization header: visible ASCII only, so a stray newline cannot split it. */
-const TokenSchema = z.string().regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)");
 
-/** `$XDG_CONFIG_HOME/handoff/config.json`. Unknown keys are refused so a typo does not go unnoticed. */
-export const ConfigFileSchema = z.strictObject({
-  server: z.string().optional(),
-  token: TokenSchema.optional(),
-  team_token: TokenSchema.optional(),
-});
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
 
 export type ConfigSource = "flag" | "env" | "file" | "none";
 

@@ -1,6 +1,6 @@
 import { lstat, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import * as z from "zod";
+import { type PublishedRecord, PublishedRecordSchema } from "../shared/local-files.js";
 import { HandoffError, type Result, err, ok } from "../shared/errors.js";
 import { isHandoffId, isShareUrl, parseShareUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
@@ -10,27 +10,7 @@ import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
 // config folders get synced and backed up, and a folder of owner tokens plus keys would be a key
 // ring that opens every live handoff. Owner tokens only allow revoking. docs/storage.md ("The handoff envelope").
 
-const timestamp = z.iso.datetime({ offset: true });
 
-export const PublishedRecordSchema = z.object({
-  id: z.string().refine(isHandoffId, "must be a handoff id (22 to 64 base64url characters)"),
-  server: z.url(),
-  /** `<server>/h/<id>` without `#key`; a fragment here is refused so the key cannot slip in. */
-  url_without_key: z
-    .url()
-    .refine((url) => !url.includes("#"), "must not contain '#': the key is never stored")
-    .optional(),
-  owner_token: z.string().min(1).max(512),
-  expires_at: timestamp,
-  /** null: no view limit. */
-  max_views: z.number().int().positive().nullable(),
-  scope: z.enum(["link", "team"]),
-  created_at: timestamp,
-  local_path: z.string().optional(),
-  title: z.string().optional(),
-  revoked_at: timestamp.optional(),
-});
-export type PublishedRecord = z.infer<typeof PublishedRecordSchema>;
 
 /** What the local record can tell; views used are only known to the server (GET .../meta). */
 export type PublishedState = "active" | "expired" | "revoked";
