@@ -1,6 +1,8 @@
 import { lstat, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type PublishedRecord, PublishedRecordSchema } from "../shared/local-files.js";
+
+export type { PublishedRecord } from "../shared/local-files.js";
 import { HandoffError, type Result, err, ok } from "../shared/errors.js";
 import { isHandoffId, isShareUrl, parseShareUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
