@@ -34,31 +34,49 @@ const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C"
  */
 export async function captureGit(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitCapture | undefined> {
   const run = (args: string[]) => git(args, cwd, env);
-  const [revParse, status, roots, remotes] = await Promise.all([
+  const [identity, status] = await Promise.all([identityOf(run), run(["status", "--porcelain=v2", "--branch"])]);
+  if (identity === undefined || status === undefined) return undefined;
+  return { ...identity, ...parseStatus(status) };
+}
+
+/** Which repository, worktree and branch `cwd` is in: what ranking needs, without walking the tree. */
+export type GitIdentity = Pick<GitCapture, "toplevel" | "worktree_path" | "repo_root_sha" | "repository" | "repoName" | "namespace" | "branch">;
+
+/**
+ * `captureGit` without `git status`: discovery ranks by repository, worktree and branch and never
+ * needs the dirty state, so it does not pay for a walk of the working tree.
+ */
+export async function captureGitIdentity(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitIdentity | undefined> {
+  const run = (args: string[]) => git(args, cwd, env);
+  const [identity, branch] = await Promise.all([identityOf(run), run(["symbolic-ref", "--quiet", "--short", "HEAD"])]);
+  if (identity === undefined) return undefined;
+  return branch ? { ...identity, branch } : identity;
+}
+
+type RepoIdentity = Omit<GitIdentity, "branch">;
+
+async function identityOf(run: (args: string[]) => Promise<string | undefined>): Promise<RepoIdentity | undefined> {
+  const [revParse, roots, remotes] = await Promise.all([
     run(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir"]),
-    run(["status", "--porcelain=v2", "--branch"]),
     run(["rev-list", "--max-parents=0", "HEAD"]),
     run(["config", "--get-regexp", "^remote\\..*\\.url$"]),
   ]);
-  if (revParse === undefined || status === undefined) return undefined;
+  if (revParse === undefined) return undefined;
   const [toplevel, commonDir, gitDir] = revParse.split("\n");
   if (!toplevel || !commonDir || !gitDir) return undefined;
-
-  const branchInfo = parseStatus(status);
   // Several roots happen after merging unrelated histories; the oldest (listed last) is the stable one.
   const rootCommit = roots?.trim().split("\n").filter(Boolean).pop();
   const remote = pickRemote(remotes ?? "");
   const repoName = (remote && repoNameFromRemote(remote)) ?? mainWorktreeName(commonDir);
-  const capture: GitCapture = {
+  const identity: RepoIdentity = {
     toplevel,
-    ...branchInfo,
     repository: remote ? stripRemoteCredentials(remote) : sanitizeRepoName(repoName),
     repoName,
     namespace: repositoryNamespace({ name: repoName, rootCommit }),
   };
-  if (rootCommit) capture.repo_root_sha = rootCommit;
-  if (gitDir !== commonDir) capture.worktree_path = toplevel;
-  return capture;
+  if (rootCommit) identity.repo_root_sha = rootCommit;
+  if (gitDir !== commonDir) identity.worktree_path = toplevel;
+  return identity;
 }
 
 type BranchInfo = Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "behind">;

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { intFlag, parseCommandArgs } from "../args.js";
 import { discoverHandoffs } from "../discover/discover.js";
-import { captureGit } from "../git.js";
+import { captureGitIdentity } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
 import { formatNothingFound, formatShortlist } from "../resume/format.js";
@@ -68,7 +68,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 
   // Started first: the git processes run while this process enumerates the store.
-  const current = captureGit(io.cwd, io.env).then((git) => ({
+  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
     cwd: io.cwd,
     ...(git?.repository ? { repository: git.repository } : {}),
     ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
