@@ -96,7 +96,13 @@ export const NOT_REDACTED_WARNING: CreateWarning = {
   message: "--no-redact: written without scanning for secrets; check it before you share it",
 };
 
-export const MANAGED_RETENTION = "the managed store lives in /tmp: the OS may delete it; publish or copy it to keep it";
+/** Says where the managed store is and whether the OS may clear it (a root under /tmp or TMPDIR). */
+export function managedRetention(root: string, env: NodeJS.ProcessEnv): string {
+  const temporary = [`/tmp`, env.TMPDIR].some((dir) => dir && (root === dir || root.startsWith(`${dir.replace(/\/+$/, "")}/`)));
+  return temporary
+    ? `the managed store lives in ${root}, a temporary folder: the OS may delete it; publish or copy it to keep it`
+    : `the managed store lives in ${root}; nothing here deletes it, but it is on this machine only: publish or copy it to share it`;
+}
 export const CHOSEN_RETENTION = "written where you chose; Handoff keeps no other copy";
 
 /**
@@ -147,7 +153,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
 
   const warnings: CreateWarning[] = [];
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
-  const target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenTarget(resolve(options.cwd, options.to), title);
+  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenTarget(resolve(options.cwd, options.to), title);
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
@@ -162,7 +168,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     warnings,
     resume_command: resumeCommand(written.path),
     destination: options.to === undefined ? "managed" : "chosen",
-    retention: options.to === undefined ? MANAGED_RETENTION : CHOSEN_RETENTION,
+    retention: target.root === undefined ? CHOSEN_RETENTION : managedRetention(target.root, options.env),
     notes,
     redaction: redactor ? redactor.summary() : NOT_REDACTED,
   };
@@ -177,12 +183,14 @@ interface Target {
   dir: string;
   stem: string;
   ext: string;
+  /** The managed root, when the target is in the managed store. */
+  root?: string;
 }
 
 function managedTarget(env: NodeJS.ProcessEnv, git: GitCapture | undefined, title: string, warnings: CreateWarning[]): Target {
   const { root, warnings: rootWarnings } = openManagedRoot(managedRoots(env));
   for (const message of rootWarnings) warnings.push({ code: "fallback_store", message });
-  return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md" };
+  return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md", root };
 }
 
 /** An existing folder gets `<slug>.md` inside it; anything else is the file path the user wants. */

@@ -2,6 +2,7 @@ import { chownSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, w
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCeDocument } from "../../shared/ce/document.js";
+import { managedRetention } from "../../client/commands/create.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { listFiles, normalize } from "./cli-helpers.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
@@ -184,5 +185,17 @@ describe("concurrency", () => {
       }),
     );
     expect(bodies.size).toBe(50);
+  });
+});
+
+describe("managedRetention", () => {
+  it.each([
+    ["/tmp/compound-engineering-1000", {}, "a temporary folder: the OS may delete it"],
+    ["/var/folders/x/compound-engineering-501", { TMPDIR: "/var/folders/x/" }, "a temporary folder: the OS may delete it"],
+    ["/home/dev/handoffs", { TMPDIR: "/tmp" }, "nothing here deletes it, but it is on this machine only"],
+    ["/tmpfoo/store", {}, "nothing here deletes it"],
+  ])("%s", (root, env, says) => {
+    expect(managedRetention(root, env)).toContain(root);
+    expect(managedRetention(root, env)).toContain(says);
   });
 });
