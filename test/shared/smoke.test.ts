@@ -1,2 +1,0 @@
-import { expect, it } from "vitest";
-it("runs node tests", () => { expect(1 + 1).toBe(2); });
