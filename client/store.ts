@@ -1,5 +1,5 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import { HandoffError } from "../shared/errors.js";
 import { readRegularFile } from "./read-file.js";
 
@@ -67,22 +67,17 @@ export function openManagedRoot(roots: string[], uid: number = currentUid()): Ma
  * writable by others is refused (someone else could have planted candidates in it).
  */
 export function inspectManagedRoot(root: string, uid: number = currentUid()): "ok" | "missing" | HandoffError {
-  let fd: number;
+  let fd: number | "missing";
   try {
-    fd = openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    fd = openOwnedDir(root, uid);
   } catch (error) {
-    const code = errno(error);
-    if (code === "ENOENT") return "missing";
-    if (code === "ELOOP" || code === "ENOTDIR") {
-      return unsafe(`${root} is ${lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink" : "not a directory"}`, error);
-    }
-    return ioError(`cannot open the store folder ${root}`, error);
+    if (error instanceof HandoffError) return error;
+    throw error;
   }
+  if (fd === "missing") return "missing";
   try {
-    const stat = fstatSync(fd);
-    if (stat.uid !== uid) return unsafe(`${root} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
-    if ((stat.mode & 0o022) !== 0) return unsafe(`${root} is writable by others (mode ${(stat.mode & 0o777).toString(8)})`);
-    return "ok";
+    const mode = fstatSync(fd).mode;
+    return (mode & 0o022) !== 0 ? unsafe(`${root} is writable by others (mode ${(mode & 0o777).toString(8)})`) : "ok";
   } finally {
     closeSync(fd);
   }
@@ -108,11 +103,26 @@ export function ensurePrivateDir(path: string, uid: number): void {
   } catch (error) {
     if (errno(error) !== "EEXIST") throw ioError(`cannot create the store folder ${path}`, error);
   }
+  const fd = openOwnedDir(path, uid);
+  if (fd === "missing") throw ioError(`the store folder ${path} disappeared while it was being opened`);
+  try {
+    if ((fstatSync(fd).mode & 0o777) !== 0o700) fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens `path` as a directory without following a symlink and checks the opened directory, not
+ * the path: a real directory owned by `uid`. The caller closes the descriptor.
+ */
+function openOwnedDir(path: string, uid: number): number | "missing" {
   let fd: number;
   try {
     fd = openSync(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
     const code = errno(error);
+    if (code === "ENOENT") return "missing";
     // Linux answers ENOTDIR or ELOOP for a symlink here; lstat only words the refusal, it decides nothing.
     if (code === "ELOOP" || code === "ENOTDIR") {
       throw unsafe(`${path} is ${lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink" : "not a directory"}`, error);
@@ -123,10 +133,26 @@ export function ensurePrivateDir(path: string, uid: number): void {
     const stat = fstatSync(fd);
     if (!stat.isDirectory()) throw unsafe(`${path} is not a directory`);
     if (stat.uid !== uid) throw unsafe(`${path} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
-    if ((stat.mode & 0o777) !== 0o700) fchmodSync(fd, 0o700);
-  } finally {
+    return fd;
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
+}
+
+/**
+ * Where `--to PATH` writes: into PATH when it is an existing folder (`<stem><ext>` there), else
+ * PATH itself, whose folder must exist. A PATH without an extension takes `extIfNone`.
+ */
+export function chosenDestination(path: string, stem: string, ext: string, extIfNone = ""): { dir: string; stem: string; ext: string } {
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return { dir: path, stem, ext };
+  if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new HandoffError("io_failed", `cannot write to --to ${path}: the folder ${dirname(path)} does not exist`, {
+      hint: "create the folder first, or pass an existing folder or file path",
+    });
+  }
+  const own = extname(path);
+  return { dir: dirname(path), stem: basename(path, own), ext: own || extIfNone };
 }
 
 export interface Reserved {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { mkdirSync } from "node:fs";
+import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { HandoffError } from "../../shared/errors.js";
@@ -8,7 +8,7 @@ import { buildKernelManifest, kernelManifestFileName, type PinnedArtifact } from
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
 import { type GitCapture, dirtyTreeSha256 } from "../git.js";
-import { writeExclusive } from "../store.js";
+import { chosenDestination, writeExclusive } from "../store.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { type CreateDeps, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
@@ -149,15 +149,7 @@ function kernelTarget(options: KernelCreateOptions, git: GitCapture, name: strin
     }
     return { dir, stem: basename(fileName, ext), ext };
   }
-  const path = resolve(options.cwd, options.to);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return { dir: path, stem: basename(fileName, ext), ext };
-  if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
-    throw new HandoffError("io_failed", `cannot write to --to ${path}: the folder ${dirname(path)} does not exist`, {
-      hint: "create the folder first, or pass an existing folder or file path",
-    });
-  }
-  const toExt = extname(path) || ".json";
-  return { dir: dirname(path), stem: basename(path, extname(path)), ext: toExt };
+  return chosenDestination(resolve(options.cwd, options.to), basename(fileName, ext), ext, ".json");
 }
 
 /** --pin PATH: a file inside the repository, recorded repo-relative with the sha256 of its bytes. */

@@ -1,6 +1,5 @@
-import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, extname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
@@ -15,7 +14,7 @@ import { PUBLISH_FLAGS, PUBLISH_FLAGS_HELP, type PublishFlagValues, readPublishF
 import { type GitCapture, captureGit } from "../git.js";
 import { type Io, readStdin } from "../io.js";
 import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
-import { ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
+import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 
 export const help = `Usage: handoff create [FOCUS...] [options]
@@ -153,7 +152,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
 
   const warnings: CreateWarning[] = [];
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
-  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenTarget(resolve(options.cwd, options.to), title);
+  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(resolve(options.cwd, options.to), slug(title), ".md");
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
@@ -191,20 +190,6 @@ function managedTarget(env: NodeJS.ProcessEnv, git: GitCapture | undefined, titl
   const { root, warnings: rootWarnings } = openManagedRoot(managedRoots(env));
   for (const message of rootWarnings) warnings.push({ code: "fallback_store", message });
   return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md", root };
-}
-
-/** An existing folder gets `<slug>.md` inside it; anything else is the file path the user wants. */
-function chosenTarget(path: string, title: string): Target {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) return { dir: path, stem: slug(title), ext: ".md" };
-  const parent = statSync(dirname(path), { throwIfNoEntry: false });
-  if (!parent?.isDirectory()) {
-    throw new HandoffError("io_failed", `cannot write to --to ${path}: the folder ${dirname(path)} does not exist`, {
-      hint: "create the folder first, or pass an existing folder or file path",
-    });
-  }
-  const ext = extname(path);
-  return { dir: dirname(path), stem: basename(path, ext), ext };
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -252,10 +237,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       },
       { now: () => new Date(), captureGit },
     );
-    io.err(formatKernelReport(result, { closing: !publishFlags }));
-    if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
-    io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
-    return EXIT.ok;
+    return finishCreate(result, formatKernelReport(result, { closing: !publishFlags }), publishFlags, values, io);
   }
   const result = await createHandoff(
     {
@@ -271,7 +253,18 @@ export async function run(args: string[], io: Io): Promise<number> {
     },
     { now: () => new Date(), captureGit },
   );
-  io.err(formatCreateReport(result, { closing: !publishFlags }));
+  return finishCreate(result, formatCreateReport(result, { closing: !publishFlags }), publishFlags, values, io);
+}
+
+/** Both formats end alike: the report on stderr, then publish, or the result / fenced command on stdout. */
+async function finishCreate(
+  result: { path: string; warnings: CreateWarning[]; resume_command: string },
+  report: string,
+  publishFlags: PublishFlagValues | undefined,
+  values: { json?: boolean; "no-redact"?: boolean },
+  io: Io,
+): Promise<number> {
+  io.err(report);
   if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
   io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
   return EXIT.ok;

@@ -1,8 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES } from "../../shared/ce/contract.js";
 
-/** The contract's bounds for reading frontmatter during discovery. */
-export const HEAD_MAX_BYTES = 16 * 1024;
-export const HEAD_MAX_LINES = 64;
+/** The contract's bounds for reading frontmatter during discovery (shared/ce/contract.ts). */
+export const HEAD_MAX_BYTES = FRONTMATTER_MAX_BYTES;
+export const HEAD_MAX_LINES = FRONTMATTER_MAX_LINES;
 /** An unindexed file's first line is shown for recognition, cut at this many bytes. */
 export const FIRST_LINE_MAX_BYTES = 1024;
 // Small steps, so a read ends soon after what it was for (the closing delimiter, the end of the

@@ -28,9 +28,8 @@ export function detectFormat(text: string): DocumentLabel {
     const parsed = parseStrictJson(trimmed);
     if (parsed.ok && parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value)) {
       const value = parsed.value as { schema?: unknown; identity?: { created?: unknown; name?: unknown } };
-      if (value.schema === "kernel.handoff/v1" || value.schema === "kernel.checkpoint/v1") {
-        return withStrings({ format: value.schema }, value.identity?.created, value.identity?.name);
-      }
+      const format = kernelFormat(value.schema);
+      if (format) return withStrings({ format }, value.identity?.created, value.identity?.name);
     }
     return { format: "text" };
   }
@@ -40,6 +39,11 @@ export function detectFormat(text: string): DocumentLabel {
   }
   if (scan.kind === "needs_yaml") return { format: "markdown" };
   return { format: /^#{1,6}\s|\n#{1,6}\s/.test(trimmed) ? "markdown" : "text" };
+}
+
+/** The kernel document a JSON `schema` field names, if any. */
+export function kernelFormat(schema: unknown): "kernel.handoff/v1" | "kernel.checkpoint/v1" | undefined {
+  return schema === "kernel.handoff/v1" || schema === "kernel.checkpoint/v1" ? schema : undefined;
 }
 
 function withStrings(label: DocumentLabel, created: unknown, title: unknown): DocumentLabel {

@@ -1,6 +1,7 @@
 import { parseCeDocument } from "../ce/document.js";
 import { CE_CONTRACT } from "../ce/contract.js";
 import { parseStrictJson } from "../kernel/strict-json.js";
+import { kernelFormat } from "./detect-format.js";
 import type { SourceDocument } from "./types.js";
 
 /**
@@ -22,7 +23,7 @@ export function parseSource(text: string): SourceDocument {
     const parsed = parseStrictJson(trimmed);
     if (parsed.ok && parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value)) {
       const value = parsed.value as Record<string, unknown>;
-      const format = value.schema === "kernel.handoff/v1" ? "kernel.handoff/v1" : value.schema === "kernel.checkpoint/v1" ? "kernel.checkpoint/v1" : undefined;
+      const format = kernelFormat(value.schema);
       if (format) return { format, body: trimmed, metadata: kernelMetadata(value), manifest: value };
       return { format: "text", body: trimmed, metadata: {} };
     }
