@@ -1,83 +1,110 @@
-import { EXIT, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
+import { parseArgs } from "node:util";
+import { EXIT, type ExitCode, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
+import type { CommandSpec, FlagSpecs, FlagValues, Outcome } from "./command.js";
+import { commandHelp, mainHelp, suggestCommands } from "./help.js";
 import { type Io, processIo } from "./io.js";
+import { COMMANDS, COMMON_FLAGS, createSpec, VERSION } from "./registry.js";
 
 /**
- * The CLI entry: turns argv into a command name and its arguments and calls the command.
- * Commands are imported lazily so `handoff --help` loads nothing but this file.
+ * The CLI entry: finds the command, parses its declared flags, runs it, prints its result
+ * (`--json`: the result object; otherwise its human text) and turns its outcome into the exit
+ * code. Commands return values, never exit numbers; their code loads only when they run.
  */
-export interface Command {
-  run(args: string[], io: Io): Promise<number>;
-  help: string;
+
+/** The one map from a finished run (or a failure's reason) to the process exit code. */
+export function exitCodeForOutcome(outcome: Outcome): ExitCode {
+  if (outcome === "ok") return EXIT.ok;
+  // validate's own: a document that cannot be read or parsed is exit 2 (docs/cli.md).
+  if (outcome === "unparseable") return EXIT.usage;
+  return exitCodeFor(outcome);
 }
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  create: () => import("./commands/create.js"),
-  resume: () => import("./commands/resume.js"),
-  publish: () => import("./commands/publish.js"),
-  revoke: () => import("./commands/revoke.js"),
-  published: () => import("./commands/published.js"),
-  validate: () => import("./commands/validate.js"),
-  render: () => import("./commands/render.js"),
-  scan: () => import("./commands/scan.js"),
-  context: () => import("./commands/context.js"),
-};
+const byName = new Map<string, CommandSpec>(COMMANDS.map((spec) => [spec.name, spec as unknown as CommandSpec]));
 
-export const VERSION = "0.1.0";
-
-export const MAIN_HELP = `handoff ${VERSION}: carry an AI coding session's context to the next session, machine or teammate.
-
-Usage: handoff [command] [options]
-
-Commands:
-  create [FOCUS...]      Write a handoff (the default when no command is given).
-                         Body from --body-file F or stdin; --title, --summary, --keyword K,
-                         --to PATH, --format ce|kernel, --pin PATH, --json.
-  resume [SOURCE|KEYWORDS...]
-                         With a file, '-' or URL: orient from it (objective, state, drift).
-                         Without: shortlist likely handoffs from the managed store; selects nothing.
-  publish FILE           Encrypt and publish; prints an access-limited share URL
-                         (--expires 12h, --max-views N, --scope link|team, --server URL).
-  revoke URL|ID          Revoke a link you published from this machine.
-  published              List what you published and its state.
-  validate FILE          Check a handoff or kernel manifest against its contract.
-  render FILE.json       Render a kernel manifest to Markdown (never authoritative).
-  scan FILE|-            Preview secret redaction: per rule the count and lines, never the secret.
-  context MANIFEST       Compile a kernel manifest's context selectors into a bounded bundle.
-
-Run 'handoff <command> --help' for a command's options. Exit codes: 0 ok, 1 invalid input or
-nothing found, 2 usage error, 3 operational failure (I/O, network). See docs/cli.md.
-`;
-
-export async function main(argv: string[], io: Io): Promise<number> {
+export async function main(argv: string[], io: Io): Promise<ExitCode> {
   const [first, ...rest] = argv;
-  if (first === "--help" || first === "-h" || first === "help") {
-    io.out(MAIN_HELP);
-    return EXIT.ok;
-  }
-  if (first === "--version" || first === "-v") {
-    io.out(VERSION);
-    return EXIT.ok;
-  }
-  // A bare invocation, or one that starts with a flag or a focus word, creates a handoff.
-  const isCommand = first !== undefined && Object.hasOwn(COMMANDS, first);
-  const name = isCommand ? first : "create";
-  const args = isCommand ? rest : argv;
-  const json = args.includes("--json");
-  const verbose = args.includes("--verbose");
+  const json = argv.includes("--json");
   try {
-    const command = await COMMANDS[name]!();
-    if (args.includes("--help") || args.includes("-h")) {
-      io.out(command.help);
-      return EXIT.ok;
+    // Bare `handoff` on a terminal has no body to capture: it asks for help.
+    if (first === undefined && io.stdinIsTTY) return print(io, mainHelp());
+    if (first === "--help" || first === "-h" || first === "help") {
+      const topic = first === "help" ? rest[0] : undefined;
+      if (topic === undefined) return print(io, mainHelp());
+      return print(io, commandHelp(commandNamed(topic)));
     }
-    return await command.run(args, io);
+    if (first === "--version" || first === "-v") return print(io, VERSION);
+    // A body on stdin with only flags (or nothing) creates; any other first word must be a command.
+    const spec = first === undefined || first.startsWith("-") ? (createSpec as unknown as CommandSpec) : commandNamed(first);
+    const args = first === undefined || first.startsWith("-") ? argv : rest;
+    const { flags, positionals } = parseFor(spec, args);
+    if (flags.help) return print(io, commandHelp(spec));
+    checkPositionals(spec, positionals);
+    const impl = await spec.load();
+    const result = await impl.run({ flags: flags as FlagValues<FlagSpecs>, positionals, io });
+    const human = impl.human(result, { json: Boolean(flags.json) });
+    if (human.err && !flags.quiet) io.err(human.err);
+    if (flags.json) io.out(JSON.stringify(impl.json ? impl.json(result) : result, null, 2));
+    else if (human.out !== undefined) io.out(human.out);
+    return exitCodeForOutcome(impl.outcome(result));
   } catch (error) {
-    return reportError(error, io, { json, verbose });
+    return reportError(error, io, { json, verbose: argv.includes("--verbose") });
+  }
+}
+
+function print(io: Io, text: string): ExitCode {
+  io.out(text);
+  return EXIT.ok;
+}
+
+function commandNamed(word: string): CommandSpec {
+  const spec = byName.get(word);
+  if (spec) return spec;
+  const near = suggestCommands(word);
+  throw new HandoffError("usage", `'${word}' is not a handoff command`, {
+    hint: near.length > 0 ? `did you mean: ${near.map((n) => `handoff ${n}`).join(", ")}? ('handoff --help' lists all)` : `run 'handoff --help' for the commands; to write a handoff with a focus, run 'handoff create ${word} ...'`,
+  });
+}
+
+type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
+
+/** Strict parsing from the declaration: an unknown flag, a missing value or a bad choice is exit 2. */
+function parseFor(spec: CommandSpec, args: string[]): { flags: ParsedFlags; positionals: string[] } {
+  const declared: FlagSpecs = { ...spec.flags, ...COMMON_FLAGS };
+  const options = Object.fromEntries(
+    Object.entries(declared).map(([name, flag]) => [name, { type: flag.type, ...(flag.short ? { short: flag.short } : {}), ...(flag.multiple ? { multiple: true } : {}) }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message.replace(/\. To specify a positional argument.*$/s, "") : String(cause);
+    throw new HandoffError("usage", `handoff ${spec.name}: ${message}`, { hint: `run 'handoff ${spec.name} --help' for the flags it takes`, cause });
+  }
+  const flags = parsed.values as ParsedFlags;
+  for (const [name, flag] of Object.entries(declared)) {
+    const value = flags[name];
+    if (flag.choices && typeof value === "string" && !flag.choices.includes(value)) {
+      throw new HandoffError("usage", `--${name} must be ${flag.choices.join(" or ")}, got '${value}'`, { hint: `pass --${name} ${flag.choices[0]}` });
+    }
+  }
+  return { flags, positionals: parsed.positionals };
+}
+
+function checkPositionals(spec: CommandSpec, positionals: string[]): void {
+  const { min, max, missing } = spec.positionals;
+  if (positionals.length < min) {
+    throw new HandoffError("usage", `handoff ${spec.name} needs ${missing ?? spec.args}`, { hint: `run 'handoff ${spec.name} ${spec.args}'` });
+  }
+  if (positionals.length > max) {
+    const extra = positionals.slice(max).join(" ");
+    throw new HandoffError("usage", max === 0 ? `handoff ${spec.name} takes no arguments, got '${extra}'` : `handoff ${spec.name} takes ${spec.args}, got extra '${extra}'`, {
+      hint: `run 'handoff ${spec.name} --help'`,
+    });
   }
 }
 
 /** Prints an error once: the JSON error body on stdout with --json, a message on stderr always. */
-export function reportError(error: unknown, io: Io, opts: { json: boolean; verbose: boolean }): number {
+export function reportError(error: unknown, io: Io, opts: { json: boolean; verbose: boolean }): ExitCode {
   const handoffError = isHandoffError(error)
     ? error
     : new HandoffError("internal", `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, {
@@ -91,7 +118,7 @@ export function reportError(error: unknown, io: Io, opts: { json: boolean; verbo
     const cause = handoffError.cause;
     io.err(cause instanceof Error && cause.stack ? cause.stack : String(cause));
   }
-  return exitCodeFor(handoffError.reason);
+  return exitCodeForOutcome(handoffError.reason);
 }
 
 export async function runProcess(): Promise<void> {

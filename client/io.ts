@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { colorEnabled, withProgress, write } from "./platform/terminal.js";
 
 /**
  * Everything a command touches of the process, read once at the edge (cli.ts) so commands are
@@ -9,25 +10,27 @@ export interface Io {
   out(text: string): void;
   /** Messages: summaries, warnings, errors. */
   err(text: string): void;
+  /** Runs slow work, showing `message` on a terminal once it takes longer than a second. */
+  progress<T>(message: string, work: Promise<T>): Promise<T>;
   stdin: Readable;
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Colour on stderr/stdout: off when not a TTY or when NO_COLOR is set. */
+  /** Colour on stderr: off when not a TTY or when NO_COLOR is set. */
   color: boolean;
 }
 
 export function processIo(): Io {
   const env = process.env;
-  const color = Boolean(process.stderr.isTTY) && env.NO_COLOR === undefined && env.FORCE_COLOR !== "0";
   return {
-    out: (text) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-    err: (text) => void process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    out: (text) => write(process.stdout, text),
+    err: (text) => write(process.stderr, text),
+    progress: (message, work) => withProgress(process.stderr, message, work),
     stdin: process.stdin,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     env,
     cwd: process.cwd(),
-    color,
+    color: colorEnabled(process.stderr, env),
   };
 }
 

@@ -1,16 +1,12 @@
 import type { CreateResult } from "./commands/create.js";
 import type { KernelCreateResult } from "./commands/create-kernel.js";
 import { describeRedaction, type RedactionSummary } from "../shared/redact/fields.js";
+import { oneLine } from "./platform/terminal.js";
 
 /**
  * Human output for commands: plain text for stderr, built from a command's result value so the
  * --json object and the words never disagree.
  */
-
-/** The closing block of `handoff create`: one fenced command, nothing after it. */
-export function fencedCommand(command: string): string {
-  return `\`\`\`\n${command}\n\`\`\``;
-}
 
 /** What was captured, where it went, how long it lasts, what to worry about. */
 export function formatCreateReport(result: CreateResult, options: { closing?: boolean } = {}): string {
@@ -37,14 +33,6 @@ function describeGit(git: NonNullable<CreateResult["git"]>, repository: string |
   const state = git.dirty > 0 ? `, ${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}` : ", clean";
   const ahead = git.ahead ? `, ${git.ahead} ahead of ${git.upstream}` : "";
   return `${repository ?? git.namespace}, ${where}${at}${state}${ahead}`;
-}
-
-/** Titles may hold newlines or terminal escapes; a report line shows them escaped, never raw. */
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (ch) => {
-    const escaped = JSON.stringify(ch).slice(1, -1);
-    return escaped !== ch ? escaped : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
 }
 
 /** The kernel manifest's report: its identity and provenance, where it went, warnings. */

@@ -4,7 +4,8 @@ import { type PublishedRecord, PublishedRecordSchema } from "../shared/local-fil
 
 export type { PublishedRecord } from "../shared/local-files.js";
 import { HandoffError, type Result, err, ok } from "../shared/errors.js";
-import { isHandoffId, isShareUrl, parseShareUrl } from "../shared/share-url.js";
+import { isHandoffId } from "../shared/handoff-id.js";
+import { isShareUrl, parseShareUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
 
 // What this user published: one 0600 JSON file per id under <configDir>/published (0700), so

@@ -1,5 +1,5 @@
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { HandoffError } from "../shared/errors.js";
 import { readRegularFile } from "./read-file.js";
 
@@ -144,8 +144,15 @@ function openOwnedDir(path: string, uid: number): number | "missing" {
  * Where `--to PATH` writes: into PATH when it is an existing folder (`<stem><ext>` there), else
  * PATH itself, whose folder must exist. A PATH without an extension takes `extIfNone`.
  */
-export function chosenDestination(path: string, stem: string, ext: string, extIfNone = ""): { dir: string; stem: string; ext: string } {
+export function chosenDestination(cwd: string, to: string, stem: string, ext: string, extIfNone = ""): { dir: string; stem: string; ext: string } {
+  const path = resolve(cwd, to);
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return { dir: path, stem, ext };
+  // resolve() drops a trailing slash; the user's "newdir/" still means a folder, never a file.
+  if (/[\\/]$/.test(to)) {
+    throw new HandoffError("io_failed", `cannot write into --to ${to}: the folder ${path} does not exist`, {
+      hint: `create it first (mkdir -p ${path}), or pass an existing folder or a file path`,
+    });
+  }
   if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
     throw new HandoffError("io_failed", `cannot write to --to ${path}: the folder ${dirname(path)} does not exist`, {
       hint: "create the folder first, or pass an existing folder or file path",
@@ -159,6 +166,8 @@ export interface Reserved {
   path: string;
   /** Set when the first-choice name was taken and a suffix was used. */
   takenName?: string;
+  /** What was written, as UTF-8 text. */
+  text: string;
 }
 
 /**
@@ -196,7 +205,8 @@ export function writeExclusive(dir: string, stem: string, ext: string, content: 
       throw ioError(`cannot write ${path}`, failure);
     }
     confirmContents(path, bytes);
-    return n === 1 ? { path } : { path, takenName: join(dir, `${stem}${ext}`) };
+    const text = new TextDecoder().decode(bytes);
+    return n === 1 ? { path, text } : { path, text, takenName: join(dir, `${stem}${ext}`) };
   }
   throw ioError(`no free name for ${stem}${ext} in ${dir} after ${MAX_SUFFIX} tries`);
 }

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { SCOPES } from "./api/limits.js";
-import { isHandoffId } from "./share-url.js";
+import { isHandoffId } from "./handoff-id.js";
 
 /**
  * The CLI's local files, as schemas: the publishing config (`$XDG_CONFIG_HOME/handoff/config.json`)
@@ -21,7 +21,7 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 const timestamp = z.iso.datetime({ offset: true });
 
 export const PublishedRecordSchema = z.object({
-  id: z.string().refine(isHandoffId, "must be a handoff id (22 to 64 base64url characters)"),
+  id: z.string().refine(isHandoffId, "must be a handoff id (22 base64url characters)"),
   server: z.url(),
   /** `<server>/h/<id>` without `#key`; a fragment here is refused so the key cannot slip in. */
   url_without_key: z

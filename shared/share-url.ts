@@ -1,25 +1,11 @@
 import { parseShareKey } from "./crypto/key.js";
 import { HandoffError, type Result, err, ok } from "./errors.js";
+import { isHandoffId } from "./handoff-id.js";
 
 // Share links look like https://host[/prefix]/h/<id>#<key>. The key after '#' never reaches the
 // server; see docs/storage.md ("The handoff envelope"). The API form https://host[/prefix]/v1/handoffs/<id> is accepted too.
 
-const ID = /^[A-Za-z0-9_-]{22,64}$/;
 const SHARE_PATH = /^(.*?)\/(?:h|v1\/handoffs)\/([^/]*)\/?$/;
-
-/**
- * Whether `text` has the shape of a handoff id: server-issued base64url, at least 128 bits (22
- * characters), at most 64. Safe to use as a file name.
- *
- * @example
- * ```ts
- * isHandoffId("9mB3qQYx5yYt0v1mX4k2Ag") // true
- * isHandoffId("../etc") // false
- * ```
- */
-export function isHandoffId(text: string): boolean {
-  return ID.test(text);
-}
 
 /** Loopback hosts, the only ones where plain http is acceptable (a local development server). */
 function isLoopback(hostname: string): boolean {
@@ -91,7 +77,7 @@ export function normalizeServerUrl(text: string, label: string): Result<string> 
 export function buildShareUrl(server: string, id: string, key: string): string {
   const base = normalizeServerUrl(server, "the server URL");
   if (!base.ok) throw base.error;
-  if (!ID.test(id)) throw new HandoffError("internal", `cannot build a share URL: '${id}' is not a handoff id`);
+  if (!isHandoffId(id)) throw new HandoffError("internal", `cannot build a share URL: '${id}' is not a handoff id`);
   const secret = parseShareKey(key);
   if (!secret.ok) throw new HandoffError("internal", `cannot build a share URL: ${secret.error.message}`);
   return `${base.value}/h/${id}#${key}`;
@@ -121,7 +107,7 @@ export function parseShareUrl(text: string): Result<{ server: string; id: string
   const match = SHARE_PATH.exec(url.pathname);
   if (match === null) return usage(`not a share URL: the path '${url.pathname}' has no /h/<id> part`);
   const [, prefix = "", id = ""] = match;
-  if (!ID.test(id)) return usage(`the id in the share URL is malformed: expected 22 or more base64url characters after /h/`);
+  if (!isHandoffId(id)) return usage(`the id in the share URL is malformed: expected 22 base64url characters after /h/`);
   const server = url.origin + prefix;
   const fragment = url.hash.slice(1);
   if (fragment === "") return ok({ server, id });

@@ -7,16 +7,14 @@
  * scanners recognise it, and so a token of one kind can never be mistaken for another.
  */
 import { decodeBase64Url, encodeBase64Url, randomBase64Url } from "./base64url.js";
+import { ID_BYTES } from "./handoff-id.js";
 
-/** 16 random bytes (128 bits) = 22 base64url characters. */
-export const ID_BYTES = 16;
 /** 32 random bytes (256 bits) = 43 base64url characters after the prefix. */
 export const TOKEN_BYTES = 32;
 
 export const TOKEN_PREFIX = { owner: "hdo_", team: "hdt_", publish: "hdp_" } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 const TOKEN_PATTERN = /^hd([otp])_([A-Za-z0-9_-]{43})$/;
 const KIND_BY_LETTER: Record<string, TokenKind> = { o: "owner", t: "team", p: "publish" };
 
@@ -30,19 +28,6 @@ const KIND_BY_LETTER: Record<string, TokenKind> = { o: "owner", t: "team", p: "p
  */
 export function newHandoffId(): string {
   return randomBase64Url(ID_BYTES);
-}
-
-/**
- * True when `value` has the exact shape of an id (22 canonical base64url characters = 16 bytes).
- *
- * @example
- * ```ts
- * isHandoffId("q3Jf0wS5b1mCq2o9X0aZ4w") // true
- * isHandoffId("../etc/passwd") // false
- * ```
- */
-export function isHandoffId(value: string): boolean {
-  return ID_PATTERN.test(value) && decodeBase64Url(value)?.length === ID_BYTES;
 }
 
 /**

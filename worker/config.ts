@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { ExpiryBounds } from "../shared/api/publish.js";
 import { DEFAULT_EXPIRY_BOUNDS } from "../shared/api/publish.js";
 import { HandoffError } from "../shared/errors.js";
+import { DEFAULT_SERVER_BODY_LIMIT } from "../shared/size-limits.js";
 import type { Bindings } from "./bindings.js";
 
 export interface ServerConfig {
@@ -47,7 +48,7 @@ export function readConfig(env: Bindings): ServerConfig {
     throw new HandoffError("internal", "server configuration: need MIN_EXPIRES_IN_SECONDS <= DEFAULT_EXPIRES_IN_SECONDS <= MAX_EXPIRES_IN_SECONDS");
   }
   const config: ServerConfig = {
-    maxBodyBytes: numberOr(vars.MAX_BODY_BYTES, 1_048_576),
+    maxBodyBytes: numberOr(vars.MAX_BODY_BYTES, DEFAULT_SERVER_BODY_LIMIT),
     expiry,
     allowAnonymousPublish: vars.ALLOW_ANONYMOUS_PUBLISH === "true",
     rateLimitPeriodSeconds: numberOr(vars.RATE_LIMIT_PERIOD_SECONDS, 60),

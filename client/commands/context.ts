@@ -3,35 +3,13 @@ import { resolve } from "node:path";
 import { type Bundle, budgetStatus, compileContext } from "../../shared/context/compile.js";
 import { buildReceipt, type ContextReceipt } from "../../shared/context/receipt.js";
 import { renderBundle } from "../../shared/context/render.js";
-import { EXIT, HandoffError } from "../../shared/errors.js";
+import { HandoffError } from "../../shared/errors.js";
 import { matchGlob } from "../../shared/glob.js";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
-import { parseCommandArgs } from "../args.js";
+import { implement } from "../command.js";
 import { findRepositoryRoot, selectorReader } from "../context-io.js";
-import type { Io } from "../io.js";
-import { readManifestFile, validatedManifest } from "./render.js";
-
-export const help = `Usage: handoff context MANIFEST [--out F] [--receipt F] [--repo DIR] [--json]
-
-Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
-context.required selectors, then context.optional, each resolved inside the repository
-({path}, {path, lines: "A-B"}, {path, heading: "## X"}, {path, grep, context: N},
-{git_diff: "a..b"}). Tokens are estimated as chars/4; the compile stops before
-budget.max_tokens and lists what it dropped. Paths matching context.forbidden are never
-opened; paths leaving the repository (also through symlinks) are refused. Read-only.
-
-The repository is the git checkout the manifest is in (else the one the current folder is in).
-
-Options:
-  --out F       Write the bundle to F (mode 0600) instead of stdout. F must not exist yet.
-  --receipt F   Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet).
-  --repo DIR    Resolve selectors inside DIR instead.
-  --json        Print {manifest, bundle: {pieces, dropped, total_estimated_tokens}, receipt}.
-
-Exit codes: 0 compiled (also when optional pieces were dropped or missing), 1 invalid manifest
-or a required selector missing, invalid or dropped, 2 usage error or an output file exists,
-3 unreadable manifest or failed write.
-`;
+import { readManifestFile, validatedManifest } from "../manifest-file.js";
+import type { contextSpec } from "../registry.js";
 
 /** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
 export interface UnmetRequirement {
@@ -53,66 +31,67 @@ export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
   return unmet;
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("context", args, {
-    out: { type: "string" },
-    receipt: { type: "string" },
-    repo: { type: "string" },
-  });
-  if (positionals.length !== 1) {
-    throw new HandoffError("usage", positionals.length === 0 ? "handoff context: which manifest? pass MANIFEST.json" : "handoff context takes one MANIFEST", {
-      hint: "run 'handoff context --help'",
-    });
-  }
-  const source = positionals[0]!;
-  const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
-  const receiptPath = values.receipt === undefined ? undefined : resolve(io.cwd, values.receipt);
-  if (out !== undefined && out === receiptPath) {
-    throw new HandoffError("usage", "--out and --receipt name the same file", { hint: "give the receipt its own file" });
-  }
-  // Refuse early, before any work; the writes themselves are exclusive too.
-  await refuseExisting("--out", out);
-  await refuseExisting("--receipt", receiptPath);
-
-  const text = await readManifestFile(source, { cwd: io.cwd });
-  const manifest = validatedManifest(source, text);
-  const root = await findRepositoryRoot({ manifestPath: source, cwd: io.cwd, env: io.env, ...(values.repo === undefined ? {} : { repo: values.repo }) });
-  const forbidden = manifest.context.forbidden ?? [];
-  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
-  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
-  const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
-  const bundle = await compileContext(manifest, reader, isForbidden);
-  const bundleText = renderBundle(bundle);
-  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, created: new Date().toISOString() });
-  const check = validateContextReceipt(receipt);
-  if (!check.ok) {
-    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
-      hint: "this is a bug; report it with the manifest",
-    });
-  }
-
-  if (out !== undefined) await writeExclusive("--out", out, bundleText);
-  if (receiptPath !== undefined) {
-    await writeExclusive("--receipt", receiptPath, `${JSON.stringify(receipt, null, 2)}\n`).catch(async (error: unknown) => {
-      // Both files or neither: a bundle without its receipt would look like a finished run.
-      if (out !== undefined) await unlink(out).catch(() => undefined);
-      throw error;
-    });
-  }
-  if (values.json) {
-    const { pieces, dropped, total_estimated_tokens } = bundle;
-    io.out(JSON.stringify({ manifest: source, bundle: { pieces, dropped, total_estimated_tokens }, receipt }, null, 2));
-  } else if (out === undefined) {
-    io.out(bundleText);
-  }
-  const unmet = unmetRequired(bundle);
-  io.err(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true }));
-  if (unmet.length === 0) return EXIT.ok;
-  io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
-  for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
-  io.err("  fix the manifest's context.required (or the repository) and rerun");
-  return EXIT.domain;
+export interface ContextResult {
+  manifest: string;
+  repository: string;
+  bundle: Bundle;
+  receipt: ContextReceipt;
+  out: string | null;
+  receipt_path: string | null;
+  /** Required selectors that did not load; non-empty means exit 1. */
+  unmet: UnmetRequirement[];
 }
+
+export const command = implement<typeof contextSpec>()({
+  async run({ flags, positionals, io }): Promise<ContextResult> {
+    const source = positionals[0]!;
+    const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+    const receiptPath = flags.receipt === undefined ? undefined : resolve(io.cwd, flags.receipt);
+    if (out !== undefined && out === receiptPath) {
+      throw new HandoffError("usage", "--out and --receipt name the same file", { hint: "give the receipt its own file" });
+    }
+    // Refuse early, before any work; the writes themselves are exclusive too.
+    await refuseExisting("--out", out);
+    await refuseExisting("--receipt", receiptPath);
+
+    const text = await readManifestFile(source, { cwd: io.cwd });
+    const manifest = validatedManifest(source, text);
+    const root = await findRepositoryRoot({ manifestPath: source, cwd: io.cwd, env: io.env, ...(flags.repo === undefined ? {} : { repo: flags.repo }) });
+    const forbidden = manifest.context.forbidden ?? [];
+    // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
+    const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
+    const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
+    const bundle = await compileContext(manifest, reader, isForbidden);
+    const bundleText = renderBundle(bundle);
+    const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, created: new Date().toISOString() });
+    const check = validateContextReceipt(receipt);
+    if (!check.ok) {
+      throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
+        hint: "this is a bug; report it with the manifest",
+      });
+    }
+    if (out !== undefined) await writeExclusive("--out", out, bundleText);
+    if (receiptPath !== undefined) {
+      await writeExclusive("--receipt", receiptPath, `${JSON.stringify(receipt, null, 2)}\n`).catch(async (error: unknown) => {
+        // Both files or neither: a bundle without its receipt would look like a finished run.
+        if (out !== undefined) await unlink(out).catch(() => undefined);
+        throw error;
+      });
+    }
+    return { manifest: source, repository: root, bundle, receipt, out: out ?? null, receipt_path: receiptPath ?? null, unmet: unmetRequired(bundle) };
+  },
+  human(result, { json }) {
+    const lines = [summary(result.bundle, result.receipt, { root: result.repository, out: result.out ?? undefined, receiptPath: result.receipt_path ?? undefined, json })];
+    if (result.unmet.length > 0) {
+      lines.push(`handoff: ${result.unmet.length} required selector${result.unmet.length === 1 ? "" : "s"} not loaded:`);
+      for (const u of result.unmet) lines.push(`  ${u.selector}: ${u.why}`);
+      lines.push("  fix the manifest's context.required (or the repository) and rerun");
+    }
+    return { err: lines.join("\n"), ...(result.out === null ? { out: renderBundle(result.bundle) } : {}) };
+  },
+  outcome: (result) => (result.unmet.length === 0 ? "ok" : "invalid_document"),
+  json: ({ manifest, bundle: { pieces, dropped, total_estimated_tokens }, receipt }) => ({ manifest, bundle: { pieces, dropped, total_estimated_tokens }, receipt }),
+});
 
 function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {
   const count = (outcome: string) => bundle.pieces.filter((p) => p.outcome === outcome).length;

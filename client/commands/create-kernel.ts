@@ -11,7 +11,7 @@ import { type GitCapture, dirtyTreeSha256 } from "../git.js";
 import { chosenDestination, writeExclusive } from "../store.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
-import { type CreateDeps, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
+import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 
 /**
  * `handoff create --format kernel`: a kernel.handoff/v1 manifest, the canonical JSON form. The
@@ -33,7 +33,11 @@ export interface KernelCreateOptions {
   name?: string;
   /** Files to pin (from --pin), relative to cwd. */
   pins: string[];
-  to?: string;
+  /** Discovery keywords (--keyword), kept as identity.keywords. */
+  keywords?: string[];
+  /** The next session's objective (FOCUS words), kept as resume.focus. */
+  focus?: string | undefined;
+  to?: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** False only for an explicit --no-redact. */
@@ -59,7 +63,7 @@ export interface KernelCreateResult {
 
 export const KERNEL_RETENTION = "written into the repository, uncommitted: commit and push it (or publish it) so another machine can resume";
 
-export async function createKernelHandoff(options: KernelCreateOptions, deps: CreateDeps): Promise<KernelCreateResult> {
+export async function createKernelHandoff(options: KernelCreateOptions, deps: CreateDeps): Promise<Created<KernelCreateResult>> {
   const parsed = parseStrictJson(options.partialText);
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;
@@ -75,7 +79,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   }
   // Every string the agent wrote is scanned on its own, so a replacement never breaks the JSON.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
-  const partial = redactor ? redactor.json(parsed.value) : parsed.value;
+  const partial = withFocusAndKeywords(redactor ? redactor.json(parsed.value) : parsed.value, options, redactor);
   const name = options.name !== undefined && redactor ? redactor.text("--title", options.name) : options.name;
   const now = deps.now();
   const notes: string[] = [];
@@ -93,9 +97,10 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
 
   const target = kernelTarget(options, git, captured.name, now);
   const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));
-  // Validate before reserving any name, so an invalid manifest leaves no file behind; the
-  // callback rebuilds it for the name actually won (only the default resume prompt differs).
+  // Validate before creating any folder or reserving any name, so an invalid manifest leaves
+  // nothing behind; the callback rebuilds it for the name actually won (only the prompt differs).
   let manifest = build(`${target.dir}${sep}${target.stem}${target.ext}`);
+  if (options.to === undefined) makeKernelDir(target.dir);
   const written = writeExclusive(target.dir, target.stem, target.ext, (path) => {
     manifest = build(path);
     return new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
@@ -107,7 +112,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   if (written.takenName) warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   const localRoots = [git.toplevel, options.cwd].filter((p) => p !== "/");
   warnings.push(...continuityWarnings({ git, body: JSON.stringify(partial), localRoots }));
-  return {
+  const result: KernelCreateResult = {
     path: written.path,
     format: KERNEL_FORMAT,
     metadata: { identity, provenance },
@@ -118,6 +123,19 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     notes,
     redaction: redactor ? redactor.summary() : NOT_REDACTED,
   };
+  return { result, document: written.text, label: { format: KERNEL_FORMAT, title: String(identity.name), created_at: captured.created } };
+}
+
+/** FOCUS words and --keyword values have a home in the manifest too: resume.focus, identity.keywords. */
+function withFocusAndKeywords(partial: unknown, options: KernelCreateOptions, redactor: RedactionCollector | undefined): unknown {
+  const keywords = options.keywords ?? [];
+  if ((options.focus === undefined && keywords.length === 0) || partial === null || typeof partial !== "object" || Array.isArray(partial)) return partial;
+  const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
+  const given = partial as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...given };
+  if (options.focus !== undefined) out.resume = { ...(given.resume as object | undefined), focus: clean("resume_focus", options.focus) };
+  if (keywords.length > 0) out.identity = { ...(given.identity as object | undefined), keywords: keywords.map((k, i) => clean(`keywords[${i}]`, k)) };
+  return out;
 }
 
 /** Repo-relative when the manifest lives in the repository (the prompt then works from any clone). */
@@ -140,16 +158,16 @@ function validated(candidate: unknown): Record<string, unknown> {
 function kernelTarget(options: KernelCreateOptions, git: GitCapture, name: string, now: Date) {
   const fileName = kernelManifestFileName(name, now);
   const ext = extname(fileName);
-  if (options.to === undefined) {
-    const dir = resolve(git.toplevel, KERNEL_DIR);
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (cause) {
-      throw new HandoffError("io_failed", `cannot create ${dir}`, { hint: "check the repository folder's permissions, or pass --to", cause });
-    }
-    return { dir, stem: basename(fileName, ext), ext };
+  if (options.to === undefined) return { dir: resolve(git.toplevel, KERNEL_DIR), stem: basename(fileName, ext), ext };
+  return chosenDestination(options.cwd, options.to, basename(fileName, ext), ext, ".json");
+}
+
+function makeKernelDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (cause) {
+    throw new HandoffError("io_failed", `cannot create ${dir}`, { hint: "check the repository folder's permissions, or pass --to", cause });
   }
-  return chosenDestination(resolve(options.cwd, options.to), basename(fileName, ext), ext, ".json");
 }
 
 /** --pin PATH: a file inside the repository, recorded repo-relative with the sha256 of its bytes. */

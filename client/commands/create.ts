@@ -1,55 +1,29 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
+import type { DocumentLabel } from "../../shared/orient/detect-format.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
-import { EXIT, HandoffError } from "../../shared/errors.js";
+import { HandoffError } from "../../shared/errors.js";
+import { fenceBlock } from "../../shared/fence.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
 import { slug } from "../../shared/slug.js";
-import { parseCommandArgs } from "../args.js";
-import { PUBLISH_FLAGS, PUBLISH_FLAGS_HELP, type PublishFlagValues, readPublishFlags } from "../publish/flags.js";
+import { MAX_DOCUMENT_BYTES as BODY_LIMIT } from "../../shared/size-limits.js";
+import { implement } from "../command.js";
+import { readPublishFlags } from "../publish/flags.js";
+import type { PublishResult } from "../publish/publish-file.js";
+import { formatPublishReport } from "../publish/report.js";
+import type { createSpec } from "../registry.js";
 import { type GitCapture, captureGit } from "../git.js";
 import { type Io, readStdin } from "../io.js";
-import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
+import { formatCreateReport, formatKernelReport } from "../output.js";
+import type { KernelCreateResult } from "./create-kernel.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 
-export const help = `Usage: handoff create [FOCUS...] [options]
-       handoff [FOCUS...] [options]
-
-Write one immutable ce-handoff/v1 Markdown handoff and print how to resume from it.
-FOCUS words become resume_focus, the objective for the next session.
-
-Body (required, never empty): --body-file F, or stdin when it is not a terminal.
-
-Options:
-  --body-file F    Read the body from F ('-' for stdin).
-  --title T        Title (default: the body's leading heading or first sentence).
-  --summary S      One distinguishing sentence (default: the body's first sentence).
-  --keyword K      A discovery keyword; repeat for more.
-  --to PATH        Write to this file, or into this existing folder, instead of the managed
-                   store (no managed copy; an existing file is never overwritten: -2, -3, ...).
-  --format F       ce (Markdown with ce-handoff/v1 frontmatter, the default) or kernel (a
-                   kernel.handoff/v1 JSON manifest at _meta/handoffs/<name>-<date>.json in the
-                   repository; the body is a partial manifest in JSON; validated before writing).
-  --pin PATH       With --format kernel: pin a repository file (provenance.artifacts, sha256).
-  --publish        Then publish it, end-to-end encrypted, and print an access-limited share URL
-                   (the local handoff is kept whatever happens). With:
-${PUBLISH_FLAGS_HELP}
-  --local          Never contact a server (the default without --publish).
-  --no-redact      Do not replace secrets by [REDACTED:<rule>] (prints a warning). By default
-                   every secret found is replaced before anything is written.
-  --json           Print {path, format, metadata, warnings, resume_command} on stdout.
-
-Default destination: /tmp/compound-engineering-$UID/ce-handoff/<repo-namespace>/<slug>.md
-(HANDOFF_ROOT overrides the root). Git state is recorded read-only; nothing is committed or stashed.
-`;
-
-/** Bodies are documents a person could read in one sitting; anything bigger is a mistake. */
-export const BODY_LIMIT = 1024 * 1024;
 
 export interface CreateOptions {
   body: string;
@@ -68,6 +42,13 @@ export interface CreateOptions {
 export interface CreateDeps {
   now(): Date;
   captureGit(cwd: string, env: NodeJS.ProcessEnv): Promise<GitCapture | undefined>;
+}
+
+/** What a create wrote: the result people and --json see, and the document itself for publishing. */
+export interface Created<R> {
+  result: R;
+  document: string;
+  label: DocumentLabel;
 }
 
 export interface CreateWarning {
@@ -113,7 +94,7 @@ export const CHOSEN_RETENTION = "written where you chose; Handoff keeps no other
  * result.resume_command // "handoff resume '/tmp/compound-engineering-1000/ce-handoff/general/auth.md'"
  * ```
  */
-export async function createHandoff(options: CreateOptions, deps: CreateDeps): Promise<CreateResult> {
+export async function createHandoff(options: CreateOptions, deps: CreateDeps): Promise<Created<CreateResult>> {
   if (options.body.trim() === "") {
     throw new HandoffError("empty_input", "the handoff body is empty", {
       hint: "write the session's context (objective, state, next steps) to a file and pass --body-file F, or pipe it on stdin",
@@ -148,11 +129,12 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     if (git.worktree_path) metadata.worktree_path = git.worktree_path;
   }
 
-  const bytes = new TextEncoder().encode(serializeCeDocument(metadata, body));
+  const document = serializeCeDocument(metadata, body);
+  const bytes = new TextEncoder().encode(document);
 
   const warnings: CreateWarning[] = [];
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
-  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(resolve(options.cwd, options.to), slug(title), ".md");
+  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
@@ -175,7 +157,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
     result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
   }
-  return result;
+  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
 }
 
 interface Target {
@@ -192,114 +174,52 @@ function managedTarget(env: NodeJS.ProcessEnv, git: GitCapture | undefined, titl
   return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md", root };
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("create", args, {
-    "body-file": { type: "string" },
-    title: { type: "string" },
-    summary: { type: "string" },
-    keyword: { type: "string", multiple: true },
-    to: { type: "string" },
-    format: { type: "string" },
-    pin: { type: "string", multiple: true },
-    local: { type: "boolean" },
-    "no-redact": { type: "boolean" },
-    publish: { type: "boolean" },
-    ...PUBLISH_FLAGS,
-  });
-  if (values.publish && values.local) {
-    throw new HandoffError("usage", "--publish and --local contradict each other", { hint: "--local never contacts a server; drop one of them" });
-  }
-  const publishFlags = values.publish ? readPublishFlags(values) : undefined;
-  // Loaded while git is being asked (this process is idle then), not after the handoff is written.
-  if (publishFlags) loadPublishing().catch(() => undefined);
-  if (!values.publish && (values.expires ?? values["max-views"] ?? values.scope ?? values.server) !== undefined) {
-    throw new HandoffError("usage", "--expires, --max-views, --scope and --server go with --publish", { hint: "add --publish, or drop them" });
-  }
-  const format = values.format ?? "ce";
-  if (format !== "ce" && format !== "kernel") {
-    throw new HandoffError("usage", `--format ${format} is not a handoff format`, { hint: "pass --format ce (Markdown, the default) or --format kernel (JSON manifest)" });
-  }
-  if (format === "ce" && values.pin !== undefined) {
-    throw new HandoffError("usage", "--pin goes with --format kernel", { hint: "add --format kernel, or drop --pin" });
-  }
-  const body = await readBody(values["body-file"], io);
-  if (format === "kernel") {
-    const { createKernelHandoff } = await import("./create-kernel.js");
-    const result = await createKernelHandoff(
-      {
-        partialText: body,
-        name: nonEmptyFlag("title", values.title),
-        pins: values.pin ?? [],
-        to: values.to,
-        cwd: io.cwd,
-        env: io.env,
-        redact: !values["no-redact"],
-      },
-      { now: () => new Date(), captureGit },
+export type CreateCommandResult = (CreateResult | KernelCreateResult) & { published?: PublishResult; local_resume_command?: string };
+
+export const command = implement<typeof createSpec>()({
+  async run({ flags, positionals, io }): Promise<CreateCommandResult> {
+    if (flags.publish && flags.local) {
+      throw new HandoffError("usage", "--publish and --local contradict each other", { hint: "--local never contacts a server; drop one of them" });
+    }
+    if (!flags.publish && (flags.expires ?? flags["max-views"] ?? flags.scope ?? flags.server) !== undefined) {
+      throw new HandoffError("usage", "--expires, --max-views, --scope and --server go with --publish", { hint: "add --publish, or drop them" });
+    }
+    // Checked before anything is written, so a bad option never leaves a handoff and a dead retry.
+    const publishFlags = flags.publish ? readPublishFlags(flags) : undefined;
+    // Loaded while git is being asked (this process is idle then), not after the handoff is written.
+    const publishing = publishFlags ? import("../publish/publish-file.js") : undefined;
+    publishing?.catch(() => undefined);
+    const format = flags.format ?? "ce";
+    if (format === "ce" && flags.pin !== undefined) {
+      throw new HandoffError("usage", "--pin goes with --format kernel", { hint: "add --format kernel, or drop --pin" });
+    }
+    const body = await readBody(flags["body-file"], io);
+    const focus = positionals.join(" ").trim() || undefined;
+    const keywords = [...new Set((flags.keyword ?? []).map((k) => k.trim()).filter((k) => k !== ""))];
+    const deps = { now: () => new Date(), captureGit };
+    const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"] };
+    const created: Created<CreateResult | KernelCreateResult> =
+      format === "kernel"
+        ? await (await import("./create-kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], keywords, focus, ...common }, deps)
+        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, ...common }, deps);
+    if (!publishFlags || !publishing) return created.result;
+    const { publishDocument } = await publishing;
+    // The document just written is published from memory: nothing is read back from disk, and
+    // it was redacted once already (the publish keeps that summary instead of scanning again).
+    const published = await publishDocument(
+      { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...publishFlags, redact: !flags["no-redact"] },
+      { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress },
     );
-    return finishCreate(result, formatKernelReport(result, { closing: !publishFlags }), publishFlags, values, io);
-  }
-  const result = await createHandoff(
-    {
-      body,
-      title: nonEmptyFlag("title", values.title),
-      summary: nonEmptyFlag("summary", values.summary),
-      keywords: [...new Set((values.keyword ?? []).map((k) => k.trim()).filter((k) => k !== ""))],
-      focus: positionals.join(" ").trim() || undefined,
-      to: values.to,
-      cwd: io.cwd,
-      env: io.env,
-      redact: !values["no-redact"],
-    },
-    { now: () => new Date(), captureGit },
-  );
-  return finishCreate(result, formatCreateReport(result, { closing: !publishFlags }), publishFlags, values, io);
-}
-
-/** Both formats end alike: the report on stderr, then publish, or the result / fenced command on stdout. */
-async function finishCreate(
-  result: { path: string; warnings: CreateWarning[]; resume_command: string },
-  report: string,
-  publishFlags: PublishFlagValues | undefined,
-  values: { json?: boolean; "no-redact"?: boolean },
-  io: Io,
-): Promise<number> {
-  io.err(report);
-  if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
-  io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
-  return EXIT.ok;
-}
-
-/**
- * `create --publish`: the local handoff is written first and stays whatever happens; then it is
- * published like `handoff publish` would. A failed publish is exit 3 naming the kept file.
- */
-let publishing: Promise<[typeof import("../publish/publish-file.js"), typeof import("../publish/report.js")]> | undefined;
-
-function loadPublishing() {
-  publishing ??= Promise.all([import("../publish/publish-file.js"), import("../publish/report.js")]);
-  return publishing;
-}
-
-async function publishCreated(
-  created: { path: string; warnings: CreateWarning[]; resume_command: string },
-  flags: PublishFlagValues,
-  redact: boolean,
-  json: boolean,
-  io: Io,
-): Promise<number> {
-  const [{ publishFile }, { formatPublishReport, publishStdout }] = await loadPublishing();
-  const published = await publishFile({ path: created.path, ...flags, redact, env: io.env, home: io.env.HOME ?? homedir() });
-  io.err("");
-  io.err(formatPublishReport(published));
-  if (json) {
-    const merged = { ...created, ...published, warnings: [...created.warnings.map((w) => w.message), ...published.warnings], local_resume_command: created.resume_command };
-    io.out(JSON.stringify(merged, null, 2));
-  } else {
-    io.out(publishStdout(published, false));
-  }
-  return EXIT.ok;
-}
+    return { ...created.result, published, resume_command: published.resume_command, local_resume_command: created.result.resume_command };
+  },
+  human(result, { json }) {
+    const closing = !json && !result.published;
+    const report = result.format === CE_CONTRACT ? formatCreateReport(result as CreateResult, { closing }) : formatKernelReport(result as KernelCreateResult, { closing });
+    if (!result.published) return { err: report, out: fenceBlock(result.resume_command) };
+    return { err: `${report}\n\n${formatPublishReport(result.published, { closing: !json })}`, out: fenceBlock(result.published.resume_command) };
+  },
+  outcome: () => "ok",
+});
 
 function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === "") {

@@ -1,19 +1,12 @@
 import { homedir } from "node:os";
 import type { HandoffMeta } from "../../shared/api/handoff.js";
-import { EXIT } from "../../shared/errors.js";
-import { parseCommandArgs } from "../args.js";
+import { implement } from "../command.js";
 import { configDirFor } from "../config.js";
-import type { Io } from "../io.js";
+import { oneLine } from "../platform/terminal.js";
+import type { publishedSpec } from "../registry.js";
 import { listPublished, publishedState } from "../published-store.js";
 import { callOptionsFor, fetchMeta } from "../publish/server-api.js";
 import { teamTokenFor } from "../resume/share-source.js";
-
-export const help = `Usage: handoff published [--json] [--offline]
-
-List the handoffs you published from this machine, newest first, with their state: active
-(views left, from the server), expired, revoked, or unknown when the server cannot be asked.
-Share keys are never stored, so the list shows links without their #key.
-`;
 
 interface Entry {
   id: string;
@@ -26,55 +19,76 @@ interface Entry {
   max_views: number | null;
   state: "active" | "expired" | "revoked" | "exhausted" | "gone" | "unknown";
   views_left: number | null;
+  /** Why the state is unknown; null otherwise. */
+  state_reason: string | null;
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs("published", args, { offline: { type: "boolean" } });
-  const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
-  const call = callOptionsFor(io.env);
-  const { records, warnings } = await listPublished(configDir);
-  for (const warning of warnings) io.err(`warning: ${warning}`);
-  const entries = await Promise.all(
-    records.map(async (record): Promise<Entry> => {
-      const local = publishedState(record);
-      const entry: Entry = {
-        id: record.id,
-        url: record.url_without_key ?? null,
-        title: record.title ?? null,
-        local_path: record.local_path ?? null,
-        scope: record.scope,
-        created_at: record.created_at,
-        expires_at: record.expires_at,
-        max_views: record.max_views,
-        state: local,
-        views_left: null,
-      };
-      if (local !== "active" || values.offline) return entry;
-      try {
+export interface PublishedResult {
+  published: Entry[];
+  warnings: string[];
+}
+
+export const command = implement<typeof publishedSpec>()({
+  async run({ flags, io }): Promise<PublishedResult> {
+    const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+    const call = callOptionsFor(io.env);
+    const { records, warnings } = await listPublished(configDir);
+    const entries = await Promise.all(
+      records.map(async (record): Promise<Entry> => {
+        const local = publishedState(record);
+        const entry: Entry = {
+          id: record.id,
+          url: record.url_without_key ?? null,
+          title: record.title ?? null,
+          local_path: record.local_path ?? null,
+          scope: record.scope,
+          created_at: record.created_at,
+          expires_at: record.expires_at,
+          max_views: record.max_views,
+          state: local,
+          views_left: null,
+          state_reason: null,
+        };
+        if (local !== "active") return entry;
+        if (flags.offline) {
+          // Without the server, a limited link's views may be used up: say so, never "active".
+          if (record.max_views === null) return entry;
+          entry.state = "unknown";
+          entry.state_reason = "--offline: the server was not asked (views may be used up)";
+          return entry;
+        }
         // A team link's metadata answers only to a token of its team, which the owner holds.
         const teamToken = record.scope === "team" ? await teamTokenFor(record.server, io) : undefined;
-        const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
-        entry.views_left = meta.views_left;
-        if (meta.views_left === 0) entry.state = "exhausted";
-      } catch (error) {
-        const reason = (error as { reason?: string }).reason;
-        entry.state = reason === "expired" || reason === "revoked" || reason === "exhausted" ? reason : reason === "not_found" ? "gone" : "unknown";
-      }
-      return entry;
-    }),
-  );
-  if (values.json) {
-    io.out(JSON.stringify({ published: entries }, null, 2));
-    return EXIT.ok;
-  }
-  if (entries.length === 0) {
-    io.err("Nothing published from this machine yet ('handoff publish FILE' or 'handoff create --publish').");
-    return EXIT.ok;
-  }
-  for (const e of entries) {
-    const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
-    io.out(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`);
-    io.out(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
-  }
-  return EXIT.ok;
-}
+        if (record.scope === "team" && teamToken === undefined) {
+          entry.state = "unknown";
+          entry.state_reason = "a team link's state needs a team token: set HANDOFF_TEAM_TOKEN or team_token in the config file";
+          return entry;
+        }
+        try {
+          const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
+          entry.views_left = meta.views_left;
+          if (meta.views_left === 0) entry.state = "exhausted";
+        } catch (error) {
+          const reason = (error as { reason?: string }).reason;
+          entry.state = reason === "expired" || reason === "revoked" || reason === "exhausted" ? reason : reason === "not_found" ? "gone" : "unknown";
+          if (entry.state === "unknown") entry.state_reason = error instanceof Error ? error.message : String(error);
+        }
+        return entry;
+      }),
+    );
+    return { published: entries, warnings };
+  },
+  human(result) {
+    const warnings = result.warnings.map((w) => `warning: ${w}`);
+    if (result.published.length === 0) return { err: [...warnings, "Nothing published from this machine yet ('handoff publish FILE' or 'handoff create --publish')."].join("\n") };
+    const lines: string[] = [];
+    for (const e of result.published) {
+      const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
+      lines.push(`${e.state.padEnd(9)} ${e.id}  ${oneLine(e.title ?? e.local_path ?? "")}`);
+      lines.push(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
+      if (e.state_reason) lines.push(`          (${oneLine(e.state_reason)})`);
+    }
+    return { out: lines.join("\n"), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };
+  },
+  outcome: () => "ok",
+});

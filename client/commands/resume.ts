@@ -1,115 +1,94 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { EXIT, HandoffError } from "../../shared/errors.js";
-import { intFlag, parseCommandArgs } from "../args.js";
-import { discoverHandoffs } from "../discover/discover.js";
+import { HandoffError } from "../../shared/errors.js";
+import { MAX_DOCUMENT_BYTES as SOURCE_LIMIT } from "../../shared/size-limits.js";
+import type { HandoffMeta } from "../../shared/api/handoff.js";
+import { intFlag } from "../args.js";
+import { type HumanOutput, implement } from "../command.js";
+import type { resumeSpec } from "../registry.js";
+import { type DiscoveryResult, discoverHandoffs } from "../discover/discover.js";
 import { captureGitIdentity } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
-import { formatNothingFound, formatShortlist } from "../resume/format.js";
+import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
 import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 
-export const help = `Usage: handoff resume [SOURCE | FOLDER | KEYWORDS...] [options]
-
-With a SOURCE (a file of any format or author, '-' for stdin, or an http(s) URL): read it and
-print an orientation: objective, progress, decisions, current state, unfinished work, whether
-it is enough to resume from, and drift against the current checkout. The source's text is shown
-fenced as untrusted data. Nothing is executed, written or marked consumed.
-
-Without a source: search the managed store (or FOLDER / --in DIR) and print a shortlist of
-likely handoffs with match reasons. Nothing is selected: resume again with the one you choose.
-
-Options:
-  --in DIR               Search this folder instead of the managed store.
-  --limit N              Shortlist length (default 5).
-  --max-candidates N     Files considered per folder, most recent first (default 1000).
-  --peek                 With a share URL: show its metadata (expiry, views left) without
-                         spending a view.
-  --json                 Print the result object (discovery or orientation) on stdout.
-
-Exit codes: 0 shortlist or orientation; 1 nothing matched, source insufficient, or hard
-divergence (another repository, or the recorded commit is not in this history); 2 usage;
-3 source unreadable (missing, permission, not a regular file, too large, HTTP error).
-`;
-
-/** A handoff is a small document; the cap keeps a wrong selection from flooding the session. */
-export const SOURCE_LIMIT = 1024 * 1024;
 const URL_TIMEOUT_MS = 15_000;
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("resume", args, {
-    in: { type: "string" },
-    limit: { type: "string" },
-    "max-candidates": { type: "string" },
-    peek: { type: "boolean" },
-  });
-  const limit = intFlag("limit", values.limit, 1, 100) ?? 5;
-  const maxCandidates = intFlag("max-candidates", values["max-candidates"], 1, 1_000_000) ?? 1000;
-  const json = Boolean(values.json);
+export type ResumeResult =
+  | ({ kind: "discovery" } & DiscoveryResult)
+  | ({ kind: "orientation" } & OrientationResult)
+  | ({ kind: "peek" } & HandoffMeta);
 
-  const [first, ...rest] = positionals;
-  let boundary = values.in === undefined ? undefined : folder(resolve(io.cwd, values.in), "--in");
-  let keywords = positionals;
-  if (first !== undefined && values.in === undefined) {
-    const selection = classify(first, io.cwd);
-    if (selection.kind === "folder") {
-      boundary = selection.path;
-      keywords = rest;
-    } else if (selection.kind !== "keywords") {
-      if (values.peek) return peek(selection, io, json);
-      if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-      const text = await readSource(selection, io);
-      const { orientFromText } = await import("../resume/orient.js");
-      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-      return printOrientation(result, io, json);
+export const command = implement<typeof resumeSpec>()({
+  async run({ flags, positionals, io }): Promise<ResumeResult> {
+    const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
+    const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
+    const [first, ...rest] = positionals;
+    let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
+    let keywords = positionals;
+    if (first !== undefined && flags.in === undefined) {
+      const selection = classify(first, io.cwd);
+      if (selection.kind === "folder") {
+        boundary = selection.path;
+        keywords = rest;
+      } else if (selection.kind !== "keywords") {
+        if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
+        if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
+        const text = await readSource(selection, io);
+        const { orientFromText } = await import("../resume/orient.js");
+        const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
+        return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+      }
     }
-  }
+    if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
+    // Started first: the git processes run while this process enumerates the store.
+    const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
+      cwd: io.cwd,
+      ...(git?.repository ? { repository: git.repository } : {}),
+      ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+      ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+      ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+      ...(git?.branch ? { branch: git.branch } : {}),
+    }));
+    const result = await discoverHandoffs({
+      boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+      keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
+      maxCandidates,
+      limit,
+      current,
+      now: Date.now(),
+    });
+    return { kind: "discovery", ...result };
+  },
+  human(result): HumanOutput {
+    if (result.kind === "peek") {
+      const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
+      return { out: `${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)` };
+    }
+    if (result.kind === "orientation") {
+      const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
+      return { out: formatOrientation(result), ...(left ? { err: left } : {}) };
+    }
+    const warnings = result.warnings.map((w) => `warning: ${w}`);
+    if (result.candidates.length === 0) return { err: [...warnings, formatNothingFound(result)].join("\n") };
+    return { ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}), out: formatShortlist(result) };
+  },
+  json: ({ kind: _kind, ...result }) => result,
+  outcome(result) {
+    if (result.kind === "peek") return "ok";
+    if (result.kind === "discovery") return result.candidates.length === 0 ? "nothing_found" : "ok";
+    if (result.hard_divergence) return "diverged";
+    return result.sufficient ? "ok" : "insufficient";
+  },
+});
 
-  // Started first: the git processes run while this process enumerates the store.
-  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
-    cwd: io.cwd,
-    ...(git?.repository ? { repository: git.repository } : {}),
-    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-    ...(git?.branch ? { branch: git.branch } : {}),
-  }));
-  const result = await discoverHandoffs({
-    boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
-    keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
-    maxCandidates,
-    limit,
-    current,
-    now: Date.now(),
-  });
-  for (const warning of result.warnings) io.err(`warning: ${warning}`);
-  if (json) io.out(JSON.stringify(result, null, 2));
-  if (result.candidates.length === 0) {
-    io.err(formatNothingFound(result));
-    return EXIT.domain;
-  }
-  if (!json) io.out(formatShortlist(result));
-  return EXIT.ok;
-}
-
-async function peek(selection: Selection, io: Io, json: boolean): Promise<number> {
+async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../resume/share-source.js");
-  const meta = await peekShareUrl(selection.url, io);
-  if (json) io.out(JSON.stringify(meta, null, 2));
-  else {
-    const views = meta.views_left === null ? "unlimited views" : `${meta.views_left} of ${meta.max_views} views left`;
-    io.out(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`);
-  }
-  return EXIT.ok;
-}
-
-export async function printOrientation(result: OrientationResult, io: Io, json: boolean): Promise<number> {
-  const { formatOrientation } = await import("../resume/format.js");
-  io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
-  return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
+  return peekShareUrl(selection.url, io);
 }
 
 type Selection =
@@ -147,29 +126,34 @@ function folder(path: string, flag: string): string {
   return path;
 }
 
-async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<string> {
+/** A source's text; a share link also says how many views it has left after this read. */
+async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<{ text: string; views_left?: number | null }> {
   let bytes: Uint8Array | "too_large";
+  let viewsLeft: number | null | undefined;
   if (selection.kind === "stdin") {
     if (io.stdinIsTTY) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await readStdin(io, SOURCE_LIMIT);
   } else if (selection.kind === "url") {
-    bytes = await readUrl(selection.url, io);
+    const read = await readUrl(selection.url, io);
+    bytes = read.bytes;
+    viewsLeft = read.views_left;
   } else {
     bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
   }
   if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
-  return decodeUtf8(bytes, selection.label, "unreadable");
+  const text = decodeUtf8(bytes, selection.label, "unreadable");
+  return viewsLeft === undefined ? { text } : { text, views_left: viewsLeft };
 }
 
-async function readUrl(url: string, io: Io): Promise<Uint8Array | "too_large"> {
+async function readUrl(url: string, io: Io): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
   const { readShareUrl } = await import("../resume/share-source.js");
   const shared = await readShareUrl(url, io);
-  if (shared !== undefined) return shared;
+  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left };
   let response;
   try {
     response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });
   } catch (error) {
-    if (error instanceof HandoffError && error.reason === "too_large") return "too_large";
+    if (error instanceof HandoffError && error.reason === "too_large") return { bytes: "too_large" };
     throw error;
   }
   if (response.status !== 200) {
@@ -177,5 +161,5 @@ async function readUrl(url: string, io: Io): Promise<Uint8Array | "too_large"> {
       hint: response.status === 404 ? "check the URL" : response.status === 401 || response.status === 403 ? "the page needs access you do not have; download it and resume from the file" : "try again later, or download it and resume from the file",
     });
   }
-  return response.bytes;
+  return { bytes: response.bytes };
 }

@@ -1,35 +1,32 @@
 import { homedir } from "node:os";
-import { EXIT, HandoffError } from "../../shared/errors.js";
-import { parseCommandArgs } from "../args.js";
+import { HandoffError } from "../../shared/errors.js";
+import { implement } from "../command.js";
 import { configDirFor } from "../config.js";
-import type { Io } from "../io.js";
 import { findPublished, markRevoked } from "../published-store.js";
 import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
+import type { revokeSpec } from "../registry.js";
 
-export const help = `Usage: handoff revoke URL|ID [--json]
-
-Revoke a handoff you published from this machine: every later read of its share link fails as
-revoked, and the server deletes the body. Uses the owner token kept (0600) in the config folder.
-
-Exit codes: 0 revoked; 2 usage; 3 unknown here, server unreachable or refused.
-`;
-
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("revoke", args, {});
-  if (positionals.length !== 1) throw new HandoffError("usage", "handoff revoke takes one share URL or id", { hint: "run 'handoff published' to list yours" });
-  const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
-  const call = callOptionsFor(io.env);
-  const target = positionals[0]!;
-  const record = await findPublished(configDir, target);
-  if (!record) {
-    throw new HandoffError("not_found", `no owner token for ${target.replace(/#.*$/, "")} on this machine`, {
-      hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
-    });
-  }
-  await revokeOnServer(record.server, record.id, record.owner_token, call);
-  const updated = await markRevoked(configDir, record.id);
-  const result = { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
-  io.err(`Revoked ${record.id} on ${record.server}: every later read fails as revoked, and the body is deleted.`);
-  if (values.json) io.out(JSON.stringify(result, null, 2));
-  return EXIT.ok;
+export interface RevokeResult {
+  id: string;
+  server: string;
+  revoked: true;
+  revoked_at: string;
 }
+
+export const command = implement<typeof revokeSpec>()({
+  async run({ positionals, io }): Promise<RevokeResult> {
+    const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+    const target = positionals[0]!;
+    const record = await findPublished(configDir, target);
+    if (!record) {
+      throw new HandoffError("not_found", `no owner token for ${target.replace(/#.*$/, "")} on this machine`, {
+        hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
+      });
+    }
+    await revokeOnServer(record.server, record.id, record.owner_token, callOptionsFor(io.env));
+    const updated = await markRevoked(configDir, record.id);
+    return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
+  },
+  human: (result) => ({ err: `Revoked ${result.id} on ${result.server}: every later read fails as revoked, and the body is deleted.` }),
+  outcome: () => "ok",
+});

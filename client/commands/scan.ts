@@ -1,47 +1,32 @@
 import { resolve } from "node:path";
-import { EXIT, HandoffError } from "../../shared/errors.js";
+import { HandoffError } from "../../shared/errors.js";
 import { scanText } from "../../shared/redact/index.js";
+import { MAX_DOCUMENT_BYTES as SCAN_MAX_BYTES } from "../../shared/size-limits.js";
 import type { RedactionReport } from "../../shared/redact/index.js";
-import { parseCommandArgs } from "../args.js";
+import { implement } from "../command.js";
+import type { scanSpec } from "../registry.js";
 import { type Io, readStdin } from "../io.js";
 import { decodeUtf8, readTextFile } from "../read-file.js";
 
-/** The largest input `handoff scan` reads: the same cap a handoff body has. */
-export const SCAN_MAX_BYTES = 1024 * 1024;
 
-export const help = `handoff scan FILE|-: preview secret redaction without writing anything.
-
-Usage: handoff scan FILE [--json]
-       handoff scan - [--json]        (read from stdin)
-
-Reports, per rule, how many secrets a handoff create or publish would redact and on which
-lines; never the secrets themselves. FILE must be a regular file of at most 1 MiB.
-
-Options:
-  --json       Print the report as JSON: {findings: [{rule, line, column, length}], counts, complete}.
-  --verbose    Show internal causes of errors.
-  -h, --help   Show this help.
-
-Exit codes: 0 nothing found, 1 secrets found, 2 usage error, 3 unreadable input or the scan
-could not finish.`;
-
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("scan", args, {});
-  if (positionals.length !== 1) {
-    throw new HandoffError("usage", "handoff scan takes exactly one FILE, or - for stdin", { hint: "run 'handoff scan --help'" });
-  }
-  const source = positionals[0]!;
-  const text =
-    source === "-"
-      ? decodeUtf8(await readStdinCapped(io), "stdin", "unreadable")
-      : readTextFile(resolve(io.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
-  const report = scanText(text);
-  const found = report.findings.length > 0;
-  if (values.json) io.out(JSON.stringify(report, null, 2));
-  else io.out(formatReport(source === "-" ? "stdin" : source, report));
-  // Finding secrets is a normal outcome of a preview, not an error: report it, then exit 1.
-  return found ? EXIT.domain : EXIT.ok;
+export interface ScanResult extends RedactionReport {
+  source: string;
 }
+
+export const command = implement<typeof scanSpec>()({
+  async run({ positionals, io }): Promise<ScanResult> {
+    const source = positionals[0]!;
+    const text =
+      source === "-"
+        ? decodeUtf8(await readStdinCapped(io), "stdin", "unreadable")
+        : readTextFile(resolve(io.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
+    return { source: source === "-" ? "stdin" : source, ...scanText(text) };
+  },
+  human: (result) => ({ out: formatReport(result.source, result) }),
+  // Finding secrets is a normal outcome of a preview, not an error: reported, then exit 1.
+  outcome: (result) => (result.findings.length > 0 ? "secrets_found" : "ok"),
+  json: ({ source: _source, ...report }) => report,
+});
 
 /** The human report: a headline, then one line per rule with its count and line numbers. */
 export function formatReport(name: string, report: RedactionReport): string {

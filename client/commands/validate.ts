@@ -1,41 +1,25 @@
 import { resolve } from "node:path";
 import { parseCeDocument } from "../../shared/ce/document.js";
 import { CE_CONTRACT } from "../../shared/ce/contract.js";
-import { EXIT, HandoffError, errorBody, isHandoffError } from "../../shared/errors.js";
+import { isHandoffError } from "../../shared/errors.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
-import { parseCommandArgs } from "../args.js";
-import type { Io } from "../io.js";
+import { MAX_DOCUMENT_BYTES as VALIDATE_LIMIT } from "../../shared/size-limits.js";
+import { implement } from "../command.js";
+import type { validateSpec } from "../registry.js";
 import { readTextFile } from "../read-file.js";
-
-export const help = `Usage: handoff validate FILE [--json]
-
-Check a handoff against its contract: ce-handoff/v1 Markdown (frontmatter and body), or a
-kernel.handoff/v1 manifest (a .json file, or content starting with '{').
-
-Each problem is printed as 'json.path: message', e.g. 'frontmatter.created_at: must be ISO-8601 UTC'.
-
-Exit codes (validate's own): 0 valid, 1 invalid, 2 unreadable or unparseable.
-  --json   Print {file, format, valid, issues} on stdout.
-`;
-
-/** Handoffs are small; a larger file is not one. */
-export const VALIDATE_LIMIT = 1024 * 1024;
 
 export type ValidateFormat = typeof CE_CONTRACT | "kernel.handoff/v1";
 
 export interface ValidateReport {
   file: string;
-  format: ValidateFormat;
+  /** null when the file could not be read at all. */
+  format: ValidateFormat | null;
   valid: boolean;
-  /** Set when the document could not be parsed at all (exit 2). */
+  /** Set when the document could not be read or parsed at all (exit 2). */
   unparseable?: string;
+  /** What to do about an unreadable file. */
+  hint?: string;
   issues: { path: string; message: string }[];
-}
-
-/** 0 valid, 1 invalid, 2 unparseable: the exit codes issue 2 gives validate. */
-export function validateExitCode(report: ValidateReport): number {
-  if (report.unparseable !== undefined) return 2;
-  return report.valid ? EXIT.ok : EXIT.domain;
 }
 
 /**
@@ -64,30 +48,20 @@ export function validateHandoffText(file: string, text: string): ValidateReport 
   return report;
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs("validate", args, {});
-  if (positionals.length !== 1) {
-    throw new HandoffError("usage", positionals.length === 0 ? "handoff validate needs a FILE" : "handoff validate takes one FILE", {
-      hint: "run 'handoff validate FILE'",
-    });
-  }
-  const file = positionals[0]!;
-  let text: string;
-  try {
-    text = readText(resolve(io.cwd, file));
-  } catch (error) {
-    // validate reports an unreadable file as exit 2, not the usual 3: see docs/cli.md.
-    if (!isHandoffError(error)) throw error;
-    if (values.json) io.out(JSON.stringify(errorBody(error), null, 2));
-    io.err(`handoff validate: ${error.message}`);
-    if (error.hint) io.err(`  ${error.hint}`);
-    return 2;
-  }
-  const report = validateHandoffText(file, text);
-  if (values.json) io.out(JSON.stringify(report, null, 2));
-  else io.out(formatReport(report));
-  return validateExitCode(report);
-}
+export const command = implement<typeof validateSpec>()({
+  async run({ positionals, io }): Promise<ValidateReport> {
+    const file = positionals[0]!;
+    try {
+      return validateHandoffText(file, readText(resolve(io.cwd, file)));
+    } catch (error) {
+      // validate reports an unreadable file like an unparseable one (exit 2): see docs/cli.md.
+      if (!isHandoffError(error)) throw error;
+      return { file, format: null, valid: false, unparseable: error.message, issues: [{ path: "", message: error.message }], ...(error.hint ? { hint: error.hint } : {}) };
+    }
+  },
+  human: (report) => (report.format === null ? { err: `handoff validate: ${report.unparseable ?? "unreadable"}${report.hint ? `\n  ${report.hint}` : ""}` } : { out: formatReport(report) }),
+  outcome: (report) => (report.unparseable !== undefined ? "unparseable" : report.valid ? "ok" : "invalid_document"),
+});
 
 function readText(path: string): string {
   return readTextFile(path, VALIDATE_LIMIT, { what: "the handoff", notUtf8Reason: "unreadable", tooLargeHint: "check the path: that is too large to be a handoff" });

@@ -4,12 +4,13 @@ import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
-import { detectFormat } from "../../shared/orient/detect-format.js";
+import { type DocumentLabel, detectFormat } from "../../shared/orient/detect-format.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { buildShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
 import { savePublished } from "../published-store.js";
-import { readTextFile } from "../read-file.js";
+import { readTextFile, tooLarge } from "../read-file.js";
+import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../shared/size-limits.js";
 import { callOptionsFor, publishCiphertext } from "./server-api.js";
 
 /**
@@ -18,8 +19,6 @@ import { callOptionsFor, publishCiphertext } from "./server-api.js";
  * it was, and the error names it and prints the command that retries.
  */
 
-export const PUBLISH_SOURCE_LIMIT = 1024 * 1024;
-
 export interface PublishFileOptions {
   path: string;
   expiresIn?: number;
@@ -27,8 +26,6 @@ export interface PublishFileOptions {
   scope: Scope;
   server?: string;
   redact: boolean;
-  env: NodeJS.ProcessEnv;
-  home: string;
   now?: () => Date;
 }
 
@@ -50,10 +47,33 @@ export const SHARE_WARNINGS = [
   "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
 ];
 
-export async function publishFile(options: PublishFileOptions): Promise<PublishResult> {
-  const config = await resolvePublishConfig({ flags: { server: options.server }, env: options.env, home: options.home });
+/** `handoff publish FILE`: read the file once, then publish what was read. */
+export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
+  const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
+  return publishDocument({ ...options, text }, deps);
+}
+
+export interface PublishDocumentOptions extends PublishFileOptions {
+  /** The document's text, as written locally. */
+  text: string;
+  /** Known by the caller that just wrote it; sniffed from the text otherwise. */
+  label?: DocumentLabel;
+  /** Set when the caller already redacted `text`: its summary is reported and no second scan runs. */
+  redaction?: RedactionSummary;
+}
+
+export interface PublishDeps {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** Shows a progress line while a slow server call runs (a terminal only). */
+  progress?: <T>(message: string, work: Promise<T>) => Promise<T>;
+}
+
+/** Publishes a document held in memory: redact (unless done), encrypt, send, keep the owner token. */
+export async function publishDocument(options: PublishDocumentOptions, deps: PublishDeps): Promise<PublishResult> {
+  const config = await resolvePublishConfig({ flags: { server: options.server }, env: deps.env, home: deps.home });
   const retry = retryCommand(options);
-  const call = callOptionsFor(options.env);
+  const call = callOptionsFor(deps.env);
   if (!config.server) {
     throw new HandoffError("not_configured", `no publishing server is configured; the local handoff is kept: ${options.path}`, {
       hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}; 'npm start' in the Handoff repository runs a local one at http://127.0.0.1:8787`,
@@ -70,15 +90,17 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
     });
   }
 
-  const text = readTextFile(options.path, PUBLISH_SOURCE_LIMIT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
-  const redacted = redactForPublish(text, options.redact, options.path);
-  const label = detectFormat(redacted.text);
+  const redacted = options.redaction !== undefined ? { text: options.text, summary: options.redaction } : redactForPublish(options.text, options.redact, options.path);
+  const plaintext = new TextEncoder().encode(redacted.text);
+  if (plaintext.length > MAX_PLAINTEXT) throw tooLarge(options.path, MAX_PLAINTEXT, "publish a pointer-first handoff, not a transcript");
+  const label = options.label ?? detectFormat(redacted.text);
   const createdAt = label.created_at ?? (options.now?.() ?? new Date()).toISOString();
-  const { ciphertext, key } = await sealHandoff(new TextEncoder().encode(redacted.text), { format: label.format, file_name: basename(options.path), created_at: createdAt });
+  const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
 
   let published;
   try {
-    published = await publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}), ...call });
+    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}), ...call });
+    published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
     throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {

@@ -1,9 +1,10 @@
 import { formatDuration } from "../../shared/duration.js";
-import { fencedCommand, redactionLines } from "../output.js";
+import { redactionLines } from "../output.js";
 import type { PublishResult } from "./publish-file.js";
 
 /** What `publish` tells a person: link, limits, how to revoke, warnings; the fenced resume last. */
-export function formatPublishReport(result: PublishResult, now: Date = new Date()): string {
+export function formatPublishReport(result: PublishResult, options: { closing?: boolean; now?: Date } = {}): string {
+  const now = options.now ?? new Date();
   const left = Math.max(0, Math.round((Date.parse(result.expires_at) - now.getTime()) / 1000));
   const lines = [
     `Published ${result.path} (encrypted on this machine; the server holds ciphertext only)`,
@@ -16,16 +17,8 @@ export function formatPublishReport(result: PublishResult, now: Date = new Date(
     "",
     "Warnings:",
     ...result.warnings.map((w) => `  - ${w}`),
-    "",
-    "Resume on any host with:",
   ];
+  // Under --json nothing follows on stdout that the closing line could introduce.
+  if (options.closing !== false) lines.push("", "Resume on any host with:");
   return lines.join("\n");
-}
-
-export function publishStdout(result: PublishResult, json: boolean): string {
-  if (json) {
-    const { path, url, expires_at, max_views, scope, warnings, resume_command, id, revoke_command, redaction } = result;
-    return JSON.stringify({ path, url, expires_at, max_views, scope, warnings, resume_command, id, revoke_command, redaction }, null, 2);
-  }
-  return fencedCommand(result.resume_command);
 }

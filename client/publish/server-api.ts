@@ -1,7 +1,8 @@
-import { type HandoffMeta, handoffMetaSchema } from "../../shared/api/handoff.js";
+import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
 import { HandoffError } from "../../shared/errors.js";
 import { errorFromResponse, httpRequest, parseJsonBody } from "../http.js";
+import { VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
 
 /**
  * The CLI's client of the publishing API (docs/api.md). Every answer is checked against the
@@ -58,10 +59,12 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
 }
 
 /** The body: counts one view. */
-export async function fetchCiphertext(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<Uint8Array> {
+/** The body bytes (one view), and the views left after this read (null: unlimited or not said). */
+export async function fetchCiphertext(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<{ bytes: Uint8Array; views_left: number | null }> {
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link cannot be read"));
-  return response.bytes;
+  const left = response.headers.get(VIEWS_LEFT_HEADER);
+  return { bytes: response.bytes, views_left: left !== null && /^\d+$/.test(left) ? Number(left) : null };
 }
 
 /** Metadata: counts nothing. */
@@ -98,4 +101,11 @@ function readError(error: HandoffError): HandoffError {
   const entry = plain[error.reason];
   if (!entry) return error;
   return new HandoffError(error.reason, entry[0], { hint: entry[1], details: error.details ?? {}, cause: error });
+}
+
+/** `GET /v1/team/handoffs`: the team's live links, metadata only (needs a team token). */
+export async function fetchTeamListing(server: string, teamToken: string, call: CallOptions = {}): Promise<TeamListing> {
+  const response = await httpRequest(`${server}/v1/team/handoffs`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
+  if (response.status !== 200) throw errorFromResponse(response, `listing the team's links on ${server} failed`);
+  return parseJsonBody(response, teamListingSchema, "team listing");
 }

@@ -11,9 +11,14 @@ import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-ap
  * plaintext then goes through the same orientation as a file. Other URLs return undefined and
  * are fetched as plain documents.
  */
-export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | undefined> {
+export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
-  if (!share.ok) return undefined;
+  // A link to a share page with a damaged id or key is still a share link: fetching it as a
+  // document would print the page's HTML as if it were the handoff.
+  if (!share.ok) {
+    if (looksLikeSharePath(url)) throw share.error;
+    return undefined;
+  }
   const { server, id, key } = share.value;
   if (key === undefined) {
     throw new HandoffError("decrypt_failed", "this share link has no #key part, so it cannot be decrypted", {
@@ -21,9 +26,9 @@ export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | un
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const ciphertext = await fetchCiphertext(server, id, teamToken, callOptionsFor(io.env));
-  const { plaintext } = await openHandoff(ciphertext, key);
-  return plaintext;
+  const fetched = await io.progress(`reading ${server}/h/${id} (waiting for the server)...`, fetchCiphertext(server, id, teamToken, callOptionsFor(io.env)));
+  const { plaintext } = await openHandoff(fetched.bytes, key);
+  return { plaintext, views_left: fetched.views_left };
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */
@@ -38,4 +43,12 @@ export async function peekShareUrl(url: string, io: Io) {
 export async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
   const config = await resolvePublishConfig({ flags: { server }, env: io.env, home: io.env.HOME ?? homedir() });
   return config.teamToken;
+}
+
+function looksLikeSharePath(url: string): boolean {
+  try {
+    return /\/(?:h|v1\/handoffs)\/[^/]+\/?$/.test(new URL(url.trim()).pathname);
+  } catch {
+    return false;
+  }
 }

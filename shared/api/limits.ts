@@ -7,3 +7,6 @@ export type Scope = (typeof SCOPES)[number];
 
 /** max_views is 1 to this; absent means unlimited views until expiry. */
 export const MAX_VIEWS_LIMIT = 1000;
+
+/** Response header of a body read: the views left after this one (absent for unlimited links). */
+export const VIEWS_LEFT_HEADER = "Handoff-Views-Left";

@@ -1,4 +1,5 @@
 import { type Bundle, budgetStatus } from "./compile.js";
+import { codeSpan, fenceFor } from "../fence.js";
 
 /**
  * Fences text as untrusted data: the fence is longer than any backtick run inside, so no content
@@ -11,7 +12,7 @@ import { type Bundle, budgetStatus } from "./compile.js";
  * ```
  */
 export function fenceUntrusted(text: string): string {
-  const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
+  const fence = fenceFor(text);
   return `${fence}text\n${text}${text.endsWith("\n") || text === "" ? "" : "\n"}${fence}`;
 }
 
@@ -56,14 +57,5 @@ function oneLine(text: string): string {
 }
 
 function inlineCode(text: string): string {
-  const flat = oneLine(text);
-  const ticks = "`".repeat(longestBacktickRun(flat) + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${flat}${pad}${ticks}`;
-}
-
-function longestBacktickRun(text: string): number {
-  let longest = 0;
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  return longest;
+  return codeSpan(oneLine(text));
 }

@@ -1,6 +1,7 @@
 import { HandoffError, type Result } from "../errors.js";
 import { type EnvelopeMeta, type SealMeta, SealMetaSchema, frameHandoff, unframeHandoff } from "./frame.js";
 import { newShareKey, parseShareKey } from "./key.js";
+import { HEADER_BYTES, IV_BYTES, MAGIC, SALT_BYTES, TAG_BYTES } from "./layout.js";
 
 // The end-to-end envelope: what the server stores is this and nothing else. Layout, KDF and
 // threat model: docs/storage.md ("The handoff envelope"). WebCrypto only, so Node 20, workerd and a browser share it.
@@ -8,13 +9,6 @@ import { newShareKey, parseShareKey } from "./key.js";
 /** The envelope format this code writes and the only one it reads. A layout change is a bump. */
 export const ENVELOPE_VERSION = 1;
 
-/** "HOFF": lets a reader tell an envelope from some other download before trying keys. */
-const MAGIC = new Uint8Array([0x48, 0x4f, 0x46, 0x46]);
-const SALT_BYTES = 16;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-/** magic (4) + version (1) + salt (16) + iv (12): authenticated as AAD, sent in the clear. */
-export const HEADER_BYTES = MAGIC.length + 1 + SALT_BYTES + IV_BYTES;
 /** Binds the derived key to this version and cipher, so a v2 can never reuse a v1 key by accident. */
 const HKDF_INFO = new TextEncoder().encode("handoff envelope v1 AES-256-GCM");
 

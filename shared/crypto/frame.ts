@@ -2,15 +2,11 @@
 // string, and the classic build would add ~90 KiB gzipped to it (bench/worker-bundle.bench.js).
 import * as z from "zod/mini";
 import { HandoffError, type Result, err, ok } from "../errors.js";
+import { MAX_META_BYTES, paddedLength } from "./layout.js";
 
 // The plaintext inside an envelope: u32 meta length, meta JSON, body, zero padding.
 // Kept apart from the AEAD code so the layout can be read (and tested) without keys.
 
-/** Longest metadata JSON a reader accepts; real metadata is ~150 bytes. */
-const MAX_META_BYTES = 4096;
-
-/** Every framed plaintext is padded at least to this, so tiny handoffs all look alike. */
-export const MIN_PADDED_BYTES = 256;
 
 const FORMAT = /^[A-Za-z0-9][A-Za-z0-9._/+-]{0,63}$/;
 const utf8 = new TextEncoder();
@@ -43,25 +39,6 @@ export const EnvelopeMetaSchema = z.extend(SealMetaSchema, {
 
 export type SealMeta = z.infer<typeof SealMetaSchema>;
 export type EnvelopeMeta = z.infer<typeof EnvelopeMetaSchema>;
-
-/**
- * Padmé padding (Nikitin et al., "Reducing Metadata Leakage from Encrypted Files and
- * Communication with PURBs", 2019): rounds a length so that only O(log log n) bits of it
- * show, at most ~12% overhead; below MIN_PADDED_BYTES everything is one size.
- *
- * @example
- * ```ts
- * paddedLength(100) // 256
- * paddedLength(5000) // 5120
- * ```
- */
-export function paddedLength(length: number): number {
-  if (length <= MIN_PADDED_BYTES) return MIN_PADDED_BYTES;
-  const e = Math.floor(Math.log2(length));
-  const s = Math.floor(Math.log2(e)) + 1;
-  const step = 2 ** (e - s);
-  return Math.ceil(length / step) * step;
-}
 
 /**
  * Lays out body and metadata as the plaintext to seal, padded with zeros.

@@ -1,4 +1,5 @@
 import { type ContextSelector, type KernelHandoff, KERNEL_SECTIONS } from "./schema.js";
+import { codeSpan, fenceFor } from "../fence.js";
 
 /**
  * Renders a validated kernel.handoff/v1 manifest as Markdown for people. The JSON stays the one
@@ -29,11 +30,7 @@ function text(value: string, indent = "  "): string {
 
 /** An identifier, path or command as a code span, whatever backticks it contains. */
 function code(value: string): string {
-  const flat = value.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") || flat === "" ? " " : "";
-  return `${fence}${pad}${flat}${pad}${fence}`;
+  return codeSpan(value);
 }
 
 function bullets(values: readonly string[] | undefined, render: (value: string) => string = (v) => text(v)): string[] {
@@ -169,8 +166,7 @@ function outputLines(m: KernelHandoff): string[] {
 }
 
 function fenced(value: string): string[] {
-  const longest = Math.max(2, ...(value.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
+  const fence = fenceFor(value);
   return [fence, value, fence];
 }
 

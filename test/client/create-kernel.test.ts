@@ -69,7 +69,7 @@ describe("handoff create --format kernel", () => {
     ["an invalid manifest", JSON.stringify({ objective: { goal: "x" } }), 1, /does not validate, so it was not written[\s\S]*objective\.success_conditions: is required/],
     ["JSON that is not JSON", "{ not json", 1, /not valid JSON: line 1/],
     ["a duplicate key", '{"objective": {"goal": "a", "goal": "b"}}', 1, /duplicate key "goal"/],
-    ["an unknown format", null, 2, /--format yaml is not a handoff format/],
+    ["an unknown format", null, 2, /--format must be ce or kernel, got 'yaml'/],
   ])("refuses %s and writes nothing", async (_name, input, code, message) => {
     const dir = repo();
     const args = input === null ? ["create", "--format", "yaml"] : ["create", "--format", "kernel"];

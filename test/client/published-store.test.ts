@@ -23,7 +23,8 @@ afterEach(async () => {
   await rm(join(configDir, ".."), { recursive: true, force: true });
 });
 
-const id = (n: number) => `id${String(n).padStart(2, "0")}_aaaaaaaaaaaaaaaaaaaa`;
+// 22 canonical base64url characters (16 bytes): the only id shape the server issues.
+const id = (n: number) => `id${String(n).padStart(2, "0")}_aaaaaaaaaaaaaaaaA`;
 
 function record(n: number, extra: Partial<PublishedRecord> = {}): PublishedRecord {
   return {

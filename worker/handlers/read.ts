@@ -1,6 +1,6 @@
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/tokens.js";
+import { isHandoffId } from "../../shared/handoff-id.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { readerTeam } from "../http/auth.js";
@@ -8,6 +8,7 @@ import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
 import { getBody } from "../storage/bodies-r2.js";
 import { accessFor } from "../storage/durable-objects.js";
 import { accessDenied } from "./access-errors.js";
+import { VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
 
 function handoffId(c: AppContext): string {
   const id = c.req.param("id") ?? "";
@@ -44,8 +45,14 @@ export async function readHandoff(c: AppContext): Promise<Response> {
     if (!now.ok) throw accessDenied(now);
     throw new HandoffError("internal", `body of ${id} is missing while its access state is live`);
   }
+  const { max_views, views_used } = decision.view;
   return new Response(object.body, {
-    headers: { "Content-Type": "application/octet-stream", "Content-Length": String(object.size) },
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "Content-Length": String(object.size),
+      // The reader learns what this read left, without a second request that could race it.
+      ...(max_views === null ? {} : { [VIEWS_LEFT_HEADER]: String(Math.max(0, max_views - views_used)) }),
+    },
   });
 }
 

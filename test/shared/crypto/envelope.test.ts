@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ENVELOPE_VERSION, HEADER_BYTES, openHandoff, sealHandoff } from "../../../shared/crypto/envelope.js";
-import { paddedLength } from "../../../shared/crypto/frame.js";
+import { ENVELOPE_VERSION, openHandoff, sealHandoff } from "../../../shared/crypto/envelope.js";
+import { HEADER_BYTES, paddedLength } from "../../../shared/crypto/layout.js";
 import { KEY_LENGTH, newShareKey } from "../../../shared/crypto/key.js";
 import { HandoffError } from "../../../shared/errors.js";
 

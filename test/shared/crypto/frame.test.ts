@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MIN_PADDED_BYTES, frameHandoff, paddedLength, unframeHandoff } from "../../../shared/crypto/frame.js";
+import { frameHandoff, unframeHandoff } from "../../../shared/crypto/frame.js";
+import { MIN_PADDED_BYTES, paddedLength } from "../../../shared/crypto/layout.js";
 
 const META = { format: "ce-handoff/v1", file_name: "a.md", created_at: "2026-05-01T10:00:00Z", byte_length: 3 };
 const BODY = new TextEncoder().encode("abc");
