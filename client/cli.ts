@@ -41,7 +41,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     checkPositionals(spec, positionals);
     const impl = await spec.load();
     const result = await impl.run({ flags: flags as FlagValues<FlagSpecs>, positionals, io });
-    const human = impl.human(result, { json: Boolean(flags.json) });
+    const human = impl.human(result, { json: Boolean(flags.json), color: io.color });
     if (human.err && !flags.quiet) io.err(human.err);
     if (flags.json) io.out(JSON.stringify(impl.json ? impl.json(result) : result, null, 2));
     else if (human.out !== undefined) io.out(human.out);

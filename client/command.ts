@@ -54,6 +54,12 @@ export interface CommandInput<F extends FlagSpecs> {
   io: Io;
 }
 
+export interface HumanView {
+  json: boolean;
+  /** Colour allowed on stdout: a terminal, NO_COLOR unset, FORCE_COLOR not 0. */
+  color: boolean;
+}
+
 /** Text for people, split by stream: `out` is data (skipped under --json), `err` messages. */
 export interface HumanOutput {
   out?: string;
@@ -69,7 +75,7 @@ export type Outcome = "ok" | ErrorReason | "unparseable";
 // biome-ignore lint/suspicious/noExplicitAny: each implementation has its own result type.
 export interface CommandImpl<F extends FlagSpecs = FlagSpecs, R = any> {
   run(input: CommandInput<F>): Promise<R>;
-  human(result: R, view: { json: boolean }): HumanOutput;
+  human(result: R, view: HumanView): HumanOutput;
   outcome(result: R): Outcome;
   /** The --json document when it is not the result itself (a documented shape to keep). */
   json?(result: R): unknown;

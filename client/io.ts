@@ -16,7 +16,7 @@ export interface Io {
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Colour on stderr: off when not a TTY or when NO_COLOR is set. */
+  /** Colour on stdout: off when not a TTY, with NO_COLOR set, or FORCE_COLOR=0. */
   color: boolean;
 }
 
@@ -30,7 +30,7 @@ export function processIo(): Io {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     env,
     cwd: process.cwd(),
-    color: colorEnabled(process.stderr, env),
+    color: colorEnabled(process.stdout, env),
   };
 }
 

@@ -63,14 +63,14 @@ export const command = implement<typeof resumeSpec>()({
     });
     return { kind: "discovery", ...result };
   },
-  human(result): HumanOutput {
+  human(result, { color }): HumanOutput {
     if (result.kind === "peek") {
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
       return { out: `${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)` };
     }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
-      return { out: formatOrientation(result), ...(left ? { err: left } : {}) };
+      return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${w}`);
     if (result.candidates.length === 0) return { err: [...warnings, formatNothingFound(result)].join("\n") };

@@ -1,20 +1,7 @@
-import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/limits.js";
-import { parseDuration } from "../../shared/duration.js";
+import { DEFAULT_EXPIRY_BOUNDS, MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/limits.js";
+import { formatDuration, parseDuration } from "../../shared/duration.js";
 import { HandoffError } from "../../shared/errors.js";
 import { intFlag } from "../args.js";
-
-/** The publishing flags `publish` and `create --publish` share, parsed once. */
-export const PUBLISH_FLAGS = {
-  expires: { type: "string" },
-  "max-views": { type: "string" },
-  scope: { type: "string" },
-  server: { type: "string" },
-} as const;
-
-export const PUBLISH_FLAGS_HELP = `  --expires D      How long the link lives: 30m, 12h, 7d (server default 7d; 5m to 30d).
-  --max-views N    Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry).
-  --scope S        link (anyone with the URL, the default) or team (your team's tokens only).
-  --server URL     Publishing server (else HANDOFF_SERVER, else "server" in the config file).`;
 
 export interface PublishFlagValues {
   expiresIn?: number;
@@ -29,7 +16,17 @@ export function readPublishFlags(values: { expires?: string; "max-views"?: strin
     throw new HandoffError("usage", `--scope must be link or team, got '${scope}'`, { hint: "pass --scope link or --scope team" });
   }
   const flags: PublishFlagValues = { maxViews: intFlag("max-views", values["max-views"], 1, MAX_VIEWS_LIMIT) ?? null, scope: scope as Scope };
-  if (values.expires !== undefined) flags.expiresIn = parseDuration(values.expires, "--expires");
+  if (values.expires !== undefined) {
+    const seconds = parseDuration(values.expires, "--expires");
+    // The default server's bounds, checked here so a refused value is never written into a retry hint.
+    const { min, max } = DEFAULT_EXPIRY_BOUNDS;
+    if (seconds < min || seconds > max) {
+      throw new HandoffError("invalid_option", `--expires ${values.expires} is outside ${formatDuration(min)} to ${formatDuration(max)}`, {
+        hint: `pass a lifetime from ${formatDuration(min)} to ${formatDuration(max)}, like --expires 12h`,
+      });
+    }
+    flags.expiresIn = seconds;
+  }
   if (values.server !== undefined) flags.server = values.server;
   return flags;
 }

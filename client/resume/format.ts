@@ -2,6 +2,7 @@ import { resumeCommand } from "../../shared/ce/resume-command.js";
 import type { DiscoveryResult } from "../discover/discover.js";
 import type { OrientationResult } from "./orient.js";
 import { fenceBlock, fenceFor } from "../../shared/fence.js";
+import { paint } from "../platform/terminal.js";
 
 /** Human output of `handoff resume`, built from the result objects that --json prints. */
 
@@ -40,7 +41,7 @@ function filterText(result: DiscoveryResult): string {
   return result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : "";
 }
 
-export function formatOrientation(result: OrientationResult): string {
+export function formatOrientation(result: OrientationResult, color = false): string {
   const o = result.orientation;
   const lines = [`Orientation from ${oneLine(result.source)} (${result.format})`, ""];
   if (!result.sufficient) {
@@ -57,7 +58,12 @@ export function formatOrientation(result: OrientationResult): string {
   const drifted = result.drift.filter((d) => d.status !== "ok");
   if (result.drift.length > 0) {
     lines.push(`Drift against this checkout${drifted.length === 0 ? ": none" : ""}`);
-    for (const d of result.drift) lines.push(`  [${d.status === "ok" ? "ok" : d.severity}] ${d.event}: ${oneLine(d.message)}`);
+    for (const d of result.drift) {
+      const tag = d.status === "ok" ? "ok" : d.severity;
+      // Severity in colour on a terminal only (off with NO_COLOR, FORCE_COLOR=0 or a pipe).
+      const painted = paint(tag === "hard" ? "red" : tag === "warn" ? "yellow" : tag === "ok" ? "green" : "dim", `[${tag}]`, color);
+      lines.push(`  ${painted} ${d.event}: ${oneLine(d.message)}`);
+    }
     lines.push("");
   }
   if (result.phases.length > 0) {

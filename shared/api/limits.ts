@@ -10,3 +10,13 @@ export const MAX_VIEWS_LIMIT = 1000;
 
 /** Response header of a body read: the views left after this one (absent for unlimited links). */
 export const VIEWS_LEFT_HEADER = "Handoff-Views-Left";
+
+/** Bounds of expires_in in seconds; the server reads them from its configuration. */
+export interface ExpiryBounds {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** The product defaults: 5 minutes to 30 days, 7 days when absent. */
+export const DEFAULT_EXPIRY_BOUNDS: ExpiryBounds = { min: 300, max: 2_592_000, default: 604_800 };

@@ -12,17 +12,8 @@ import { err, HandoffError, ok, type Result } from "../errors.js";
 
 import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "./limits.js";
 
-export { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "./limits.js";
-
-/** Bounds of expires_in in seconds; the server reads them from its configuration. */
-export interface ExpiryBounds {
-  min: number;
-  max: number;
-  default: number;
-}
-
-/** The product defaults: 5 minutes to 30 days, 7 days when absent. */
-export const DEFAULT_EXPIRY_BOUNDS: ExpiryBounds = { min: 300, max: 2_592_000, default: 604_800 };
+export { DEFAULT_EXPIRY_BOUNDS, type ExpiryBounds, MAX_VIEWS_LIMIT, SCOPES, type Scope } from "./limits.js";
+import type { ExpiryBounds } from "./limits.js";
 
 export interface PublishOptions {
   expiresIn: number;
