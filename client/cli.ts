@@ -97,7 +97,7 @@ function checkPositionals(spec: CommandSpec, positionals: string[]): void {
   }
   if (positionals.length > max) {
     const extra = positionals.slice(max).join(" ");
-    throw new HandoffError("usage", max === 0 ? `handoff ${spec.name} takes no arguments, got '${extra}'` : `handoff ${spec.name} takes ${spec.args}, got extra '${extra}'`, {
+    throw new HandoffError("usage", max === 0 ? `handoff ${spec.name} takes no arguments, got '${extra}'` : `handoff ${spec.name} takes ${max === 1 ? "one " : ""}${spec.args}, got extra '${extra}'`, {
       hint: `run 'handoff ${spec.name} --help'`,
     });
   }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../shared/orient/detect-format.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
-import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
+import { deriveSummary, deriveTitle, splitLeadingFrontmatter } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
 import { HandoffError } from "../../shared/errors.js";
@@ -11,6 +11,7 @@ import { fenceBlock } from "../../shared/fence.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
 import { slug } from "../../shared/slug.js";
+import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../shared/orient/extract.js";
 import { MAX_DOCUMENT_BYTES as BODY_LIMIT } from "../../shared/size-limits.js";
 import { implement } from "../command.js";
 import { readPublishFlags } from "../publish/flags.js";
@@ -104,20 +105,29 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
-  const body = clean("body", options.body);
   const notes: string[] = [];
-  const title = options.title !== undefined ? clean("title", options.title) : (deriveTitle(body) ?? "Untitled handoff");
-  if (options.title === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
-  const summary = options.summary !== undefined ? clean("summary", options.summary) : (deriveSummary(body) ?? title);
-  if (options.summary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
-  if (options.keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
+  // A body with its own frontmatter gets one block, not two: its title, summary and keywords
+  // become the defaults, and the block itself is not repeated in the body.
+  const own = splitLeadingFrontmatter(options.body);
+  if (own) notes.push("the body's own frontmatter block was folded into the handoff's (one block, not two)");
+  const ownText = (key: string) => (typeof own?.data?.[key] === "string" && String(own.data[key]).trim() !== "" ? String(own.data[key]) : undefined);
+  const body = clean("body", own ? own.rest : options.body);
+  const givenTitle = options.title ?? ownText("title");
+  const title = givenTitle !== undefined ? clean("title", givenTitle) : (deriveTitle(body) ?? "Untitled handoff");
+  if (givenTitle === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
+  const givenSummary = options.summary ?? ownText("summary");
+  const summary = givenSummary !== undefined ? clean("summary", givenSummary) : (deriveSummary(body) ?? title);
+  if (givenSummary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
+  const ownKeywords = Array.isArray(own?.data?.keywords) ? (own.data.keywords as unknown[]).filter((k): k is string => typeof k === "string" && k.trim() !== "") : [];
+  const keywords = [...new Set([...options.keywords, ...ownKeywords])];
+  if (keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
 
   const metadata: CeFields = {
     artifact_contract: CE_CONTRACT,
     created_at: deps.now().toISOString(),
     title,
     summary,
-    keywords: options.keywords.map((keyword, i) => clean(`keywords[${i}]`, keyword)),
+    keywords: keywords.map((keyword, i) => clean(`keywords[${i}]`, keyword)),
     cwd: options.cwd,
   };
   if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
@@ -129,7 +139,8 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     if (git.worktree_path) metadata.worktree_path = git.worktree_path;
   }
 
-  const document = serializeCeDocument(metadata, body);
+  // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
+  const document = serializeCeDocument(metadata, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
   const bytes = new TextEncoder().encode(document);
 
   const warnings: CreateWarning[] = [];
@@ -141,6 +152,12 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
   warnings.push(...continuityWarnings({ git, body, localRoots }));
+  // The same verdict resume will give, told to the agent that can still fix it.
+  // Built from the values in hand (no re-parse of the document, no YAML library loaded).
+  const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
+  if (!sufficient) {
+    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${missing.map((part) => MISSING_EXPLANATION[part]).join("; ")}; add it to the body and create again` });
+  }
 
   const result: CreateResult = {
     path: written.path,
@@ -158,6 +175,13 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
   }
   return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
+}
+
+/** A closing section for a handoff written from a dirty checkout. */
+function uncommittedNote(git: GitCapture): string {
+  const count = `${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}`;
+  const where = git.branch ? `on branch ${git.branch}` : "on a detached HEAD";
+  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. They are not in git history: another checkout has them only if they were committed and pushed since.`;
 }
 
 interface Target {

@@ -73,6 +73,11 @@ export const command = implement<typeof resumeSpec>()({
       return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${w}`);
+    const { overBound } = result.searched.skipped;
+    if (overBound > 0) {
+      warnings.push(`note: ${overBound} older file${overBound === 1 ? " was" : "s were"} not considered (--max-candidates ${result.filters.max_candidates} per folder, most recent first); raise --max-candidates to search them`);
+    }
+    if (result.searched.truncated) warnings.push("note: the folder walk stopped at its entry limit; some files were not seen");
     if (result.candidates.length === 0) return { err: [...warnings, formatNothingFound(result)].join("\n") };
     return { ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}), out: formatShortlist(result) };
   },

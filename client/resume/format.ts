@@ -54,6 +54,8 @@ export function formatOrientation(result: OrientationResult, color = false): str
     section(lines, "Unfinished work", o.unfinished);
     section(lines, "Verification", o.verification);
     section(lines, "Warnings", o.warnings);
+    // Pinned artifacts and the contract: in --json as orientation.references, so here too.
+    section(lines, "References (pinned artifacts, contract)", o.references);
   }
   const drifted = result.drift.filter((d) => d.status !== "ok");
   if (result.drift.length > 0) {

@@ -56,6 +56,11 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
   if (git.head) observed.head = git.head;
 
   if (recorded.head && git.head) Object.assign(observed, await headRelation(recorded.head, git, env));
+  if (observed.headRelation === "diverged" && recorded.head && recorded.branch && /^[^-]/.test(recorded.branch)) {
+    // Does the recorded branch exist here and hold the recorded commit? Then a switch resolves it.
+    const holds = await run(["merge-base", "--is-ancestor", recorded.head, `refs/heads/${recorded.branch}`], git.toplevel, env);
+    if (holds.code === 0) observed.recordedBranchHoldsHead = true;
+  }
   if (recorded.dirty_tree_sha256 && observed.dirty) observed.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, env);
   if (recorded.worktree_path) observed.worktreeExists = lstatSync(recorded.worktree_path, { throwIfNoEntry: false }) !== undefined;
 

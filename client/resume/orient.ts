@@ -49,6 +49,12 @@ export async function orientFromText(source: string, text: string, context: { cw
   const rules = Array.isArray(workflow?.invalidation_rules) ? (workflow.invalidation_rules as Parameters<typeof applyInvalidationRules>[1]) : [];
   const invalidation = applyInvalidationRules(phases, rules.filter((r) => typeof r?.when?.event === "string" && Array.isArray(r.invalidates)), drift, matchGlob);
 
+  // Progress and unfinished work follow the phases as the rules left them: a phase invalidated
+  // by drift is unfinished work, never "inherited" progress next to a Phases list saying otherwise.
+  const changed = invalidation.phases.some((p, i) => p.status !== phases[i]?.status);
+  const oriented = changed && doc.manifest !== undefined
+    ? extractOrientation({ ...doc, manifest: { ...(doc.manifest as object), workflow: { ...(workflow as object), phases: invalidation.phases } } })
+    : orientation;
   const hard = hasHardDivergence(drift);
   return {
     source,
@@ -56,12 +62,12 @@ export async function orientFromText(source: string, text: string, context: { cw
     metadata: doc.metadata,
     sufficient,
     missing: missing.map((part) => MISSING_EXPLANATION[part]),
-    orientation,
+    orientation: oriented,
     drift,
     phases: invalidation.phases,
     applied_rules: invalidation.applied,
     hard_divergence: hard,
-    next_actions: nextActions(orientation, doc.manifest, drift, invalidation.phases),
+    next_actions: nextActions(oriented, doc.manifest, drift, invalidation.phases),
     body: doc.body,
   };
 }
@@ -69,6 +75,7 @@ export async function orientFromText(source: string, text: string, context: { cw
 /** Context-specific suggestions for the user to choose from; none is taken automatically. */
 function nextActions(o: Orientation, manifest: unknown, drift: DriftItem[], phases: OrientationResult["phases"]): string[] {
   const actions: string[] = [];
+  for (const d of drift) if (d.fix) actions.push(`switch to the handoff's branch first: ${d.fix}`);
   if (hasHardDivergence(drift)) actions.push("reconcile the checkout with the recorded state first (see the hard drift above), or pick another source");
   const invalidated = phases.filter((p) => p.status === "invalidated").map((p) => p.name);
   if (invalidated.length > 0) actions.push(`redo or re-verify the invalidated phases: ${invalidated.join(", ")}`);

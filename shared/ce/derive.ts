@@ -1,3 +1,5 @@
+import { scanFrontmatter } from "./frontmatter-scan.js";
+
 /**
  * Defaults for --title and --summary, taken from the body the agent wrote: a leading heading, and
  * the first sentence of the first paragraph. The caller says so to the user, so nothing is silently
@@ -12,6 +14,19 @@
 
 export const TITLE_MAX_LENGTH = 80;
 export const SUMMARY_MAX_LENGTH = 200;
+
+/**
+ * A body that starts with its own frontmatter block: the block's bytes and the text after it.
+ * A handoff gets exactly one frontmatter block, so create takes the author's block apart
+ * instead of nesting it under a second one.
+ */
+export function splitLeadingFrontmatter(body: string): { data: Record<string, unknown> | undefined; rest: string } | undefined {
+  const scan = scanFrontmatter(body);
+  if (scan.kind === "unindexed") return undefined;
+  const bytes = new TextEncoder().encode(body);
+  const rest = new TextDecoder().decode(bytes.subarray(scan.bytesRead)).replace(/^\s*\n/, "");
+  return { data: scan.kind === "indexed" ? scan.data : undefined, rest };
+}
 
 /** A leading heading's text, else the first sentence; undefined for a body with no text. */
 export function deriveTitle(body: string): string | undefined {
@@ -59,8 +74,16 @@ function paragraphs(lines: string[]): string[] {
   return result.filter((p) => p !== "");
 }
 
+/**
+ * Markdown markup off, words kept: code spans keep their content verbatim, and only asterisk
+ * emphasis is unwrapped. Underscores stay (`parse_config`, `__init__.py` are names, not emphasis).
+ */
 function cleanInline(text: string): string {
-  return text.replace(/[*_`]+/g, "").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/(`+)([^`]|[^`].*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) => code.trim())
+    .replace(/(\*{1,3})(?=\S)(.+?)(?<=\S)\1/g, "$2")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function firstSentence(text: string): string {

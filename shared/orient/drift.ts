@@ -37,6 +37,8 @@ export interface ObservedState {
   /** How the recorded head relates to the current HEAD: "advanced" = recorded is an ancestor. */
   headRelation: "same" | "advanced" | "diverged" | "unknown";
   advancedBy?: number;
+  /** Set when HEAD lacks the recorded commit but the recorded branch exists here and holds it. */
+  recordedBranchHoldsHead?: boolean;
   dirty?: boolean;
   dirty_tree_sha256?: string;
   /** undefined: not checked. */
@@ -56,6 +58,8 @@ export interface DriftItem {
   path?: string;
   expected?: string | boolean;
   actual?: string | boolean;
+  /** A command that resolves this drift, when there is one (shown to the user, never run). */
+  fix?: string;
 }
 
 /**
@@ -172,6 +176,18 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
       return [{ event: "commit_advanced", status: "drift", severity: "warn", message: `HEAD advanced${by} since ${short(expected)} (the recorded commit is an ancestor)`, ...base }];
     }
     case "diverged":
+      // Another branch, not another history: the work is one `git switch` away.
+      if (observed.recordedBranchHoldsHead && recorded.branch && observed.branch !== recorded.branch) {
+        const fix = `git switch ${shellWord(recorded.branch)}`;
+        return [{
+          event: "commit_diverged",
+          status: "drift",
+          severity: "warn",
+          message: `HEAD ${short(actual ?? "?")} on '${observed.branch ?? "detached HEAD"}' does not contain the recorded commit ${short(expected)}, but branch '${recorded.branch}' here does: the handoff's work is on that branch; switch to it with: ${fix}`,
+          fix,
+          ...base,
+        }];
+      }
       return [{
         event: "commit_diverged",
         status: "drift",
@@ -263,4 +279,9 @@ function sameDigest(a: string, b: string): boolean {
 
 function short(sha: string): string {
   return /^[0-9a-f]{12,}$/i.test(sha) ? sha.slice(0, 12) : sha;
+}
+
+/** A branch name as one shell word: quoted only when it holds something a shell would read. */
+function shellWord(name: string): string {
+  return /^[A-Za-z0-9._\/-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
 }
