@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { RECEIPT_STATUSES } from "../kernel/receipt.js";
 import { withoutForbiddenFiles } from "./diff.js";
+import { normalizeRepoPath } from "../selector-rules.js";
 import { type ContextSelector, estimateTokens, type Piece, selectorProblem, selectorSummary } from "./selector.js";
 
 /**
@@ -158,11 +159,10 @@ async function resolveGuarded(
   });
   const problem = selectorProblem(raw);
   if (problem !== undefined) return invalid(problem);
-  if (selector.path !== undefined) {
-    const path = selector.path.replace(/^(\.\/)+/, "");
-    if (forbidden.some((glob) => matchGlob(glob, path))) return invalid("forbidden");
-  }
-  const piece = await resolve(selector);
+  // Globs and reads see the path with `.` and `..` resolved: `docs/../secrets/k` is `secrets/k`.
+  const normalized = selector.path === undefined ? selector : { ...selector, path: normalizeRepoPath(selector.path) };
+  if (normalized.path !== undefined && forbidden.some((glob) => matchGlob(glob, normalized.path!))) return invalid("forbidden");
+  const piece = await resolve(normalized);
   if (selector.git_diff === undefined || piece.outcome !== "resolved") return piece;
   const { diff, removed } = withoutForbiddenFiles(piece.text, forbidden, matchGlob);
   if (removed.length === 0) return piece;

@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { parseLineRange } from "../kernel/checks.js";
+import { selectorIssues } from "../selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../orient/headings.js";
@@ -92,32 +94,9 @@ export function selectorProblem(selector: unknown): string | undefined {
     const issue = parsed.error.issues[0];
     return `selector is malformed${issue ? ` at ${issue.path.join(".") || "(root)"}: ${issue.message}` : ""}`;
   }
-  const s = parsed.data;
-  if ((s.path === undefined) === (s.git_diff === undefined)) return "a selector needs exactly one of path or git_diff";
-  const refinements = [s.lines, s.heading, s.grep].filter((r) => r !== undefined).length;
-  if (refinements > 1) return "a selector takes at most one of lines, heading, grep";
-  if (refinements > 0 && s.path === undefined) return "lines, heading and grep refine a path";
-  if (s.context !== undefined && s.grep === undefined) return "context applies only to grep";
-  if (s.grep === "") return "grep pattern is empty";
-  if (s.path !== undefined) return repoPathProblem(s.path);
-  if (s.git_diff !== undefined && (s.git_diff.trim() === "" || s.git_diff.startsWith("-"))) return "git_diff must name revisions";
-  return undefined;
-}
-
-/**
- * Why a path is not a safe repository-relative path, or undefined.
- *
- * @example
- * ```ts
- * repoPathProblem("docs/a.md") // undefined
- * repoPathProblem("/etc/passwd") // "path is absolute; selectors name repository-relative paths"
- * ```
- */
-export function repoPathProblem(path: string): string | undefined {
-  if (path === "" || path.includes("\0")) return "path is empty or contains NUL";
-  if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path)) return "path is absolute; selectors name repository-relative paths";
-  if (path.split(/[\\/]/).includes("..")) return "path escapes the repository";
-  return undefined;
+  const issue = selectorIssues(parsed.data)[0];
+  if (issue === undefined) return undefined;
+  return issue.at.length === 0 ? `selector ${issue.message}` : `${issue.at.join(".")} ${issue.message}`;
 }
 
 /**
@@ -167,10 +146,10 @@ function refine(selector: ContextSelector, text: string, lines: string[]): Refin
 }
 
 function byLines(range: string, lines: string[]): Refined {
-  const match = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(range);
-  const from = Number(match?.[1]);
-  const to = Number(match?.[2]);
-  if (!match || from < 1 || from > to) return { outcome: "invalid", text: "", note: `lines must be "A-B" with 1 <= A <= B, got ${JSON.stringify(range)}` };
+  const parsed = parseLineRange(range);
+  const from = parsed?.start ?? 0;
+  const to = parsed?.end ?? 0;
+  if (!parsed) return { outcome: "invalid", text: "", note: `lines must be "A-B" with 1 <= A <= B, got ${JSON.stringify(range)}` };
   const count = lines.length === 1 && lines[0] === "" ? 0 : lines.length;
   if (from > count) return { outcome: "empty", text: "", note: `lines ${from}-${to} requested, the file has ${count} line${count === 1 ? "" : "s"}` };
   const end = Math.min(to, count);

@@ -1,6 +1,7 @@
 import type { JsonPathSegment } from "./json-path.js";
 import { type Report, type Rule, asArray, asRecord, asString } from "./issues.js";
-import { checkCommitSha, checkGitDiff, checkRepoPath, checkRfc3339, checkSha256, parseLineRange } from "./checks.js";
+import { selectorIssues } from "../selector-rules.js";
+import { checkCommitSha, checkRepoPath, checkRfc3339, checkSha256 } from "./checks.js";
 
 /**
  * The semantic rules of kernel.handoff/v1 that its JSON Schema cannot express, as the reference
@@ -73,33 +74,8 @@ function checkPathField(value: unknown, at: readonly JsonPathSegment[], report: 
   if (problem) report(at, problem);
 }
 
-const REFINEMENTS = ["lines", "heading", "grep"] as const;
-
 function checkSelector(selector: Record<string, unknown>, at: readonly JsonPathSegment[], report: Report): void {
-  const hasPath = selector.path !== undefined;
-  const hasDiff = selector.git_diff !== undefined;
-  if (hasPath === hasDiff) {
-    report(at, hasPath ? "has both path and git_diff; a selector takes exactly one" : "needs exactly one of path or git_diff");
-  }
-  const refinements = REFINEMENTS.filter((key) => selector[key] !== undefined);
-  if (refinements.length > 1) report(at, `combines ${refinements.join(" and ")}; a selector takes at most one refinement`);
-  if (refinements.length > 0 && !hasPath) report(at, `${refinements.join(", ")} refines a file and needs path`);
-  checkPathField(selector.path, [...at, "path"], report);
-  const lines = asString(selector.lines);
-  if (lines !== undefined && parseLineRange(lines) === undefined) {
-    report([...at, "lines"], "must be a line range 'A-B' with 1 <= A <= B, like '1-30'");
-  }
-  if (selector.heading === "") report([...at, "heading"], "is empty; give the heading text, like '## Plan'");
-  if (selector.grep === "") report([...at, "grep"], "is empty; give a pattern to search for");
-  if (selector.context !== undefined) {
-    if (selector.grep === undefined) report([...at, "context"], "only applies to a grep selector");
-    if (typeof selector.context === "number" && selector.context < 0) report([...at, "context"], "must be 0 or more");
-  }
-  const diff = asString(selector.git_diff);
-  if (diff !== undefined) {
-    const problem = checkGitDiff(diff);
-    if (problem) report([...at, "git_diff"], problem);
-  }
+  for (const issue of selectorIssues(selector)) report([...at, ...issue.at], issue.message);
 }
 
 /** Selectors, budget and policy: the attention budget must be resolvable and bounded. */

@@ -109,8 +109,8 @@ describe("compileContext", () => {
     expect(bundle.pieces.map((p) => [p.selector, p.outcome, p.note ?? ""])).toEqual([
       ["frontend/app.ts", "invalid", "forbidden"],
       ["./.obsidian/x.json", "invalid", "forbidden"],
-      ["../outside.md", "invalid", "path escapes the repository"],
-      ["ok.md lines 1-2", "invalid", "a selector takes at most one of lines, heading, grep"],
+      ["../outside.md", "invalid", "path climbs out of the repository with '..'"],
+      ["ok.md lines 1-2", "invalid", "selector combines lines and grep; a selector takes at most one refinement"],
       ["(no path)", "invalid", "a selector must be an object"],
       ["ok.md", "resolved", ""],
     ]);
