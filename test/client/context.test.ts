@@ -131,7 +131,9 @@ describe("handoff context", () => {
   });
 
   it.each<[string, (repo: string, outside: string) => Record<string, unknown>, string]>([
-    ["a '..' that stays inside the repository", () => ({ path: "docs/../README.md" }), "path escapes the repository"],
+    // A '..' that stays inside (docs/../README.md) is valid for validate and context alike
+    // (test/shared/selector-rules.test.ts); one that climbs out is refused by both.
+    ["a '..' that climbs out of the repository", () => ({ path: "docs/../../outside/secret.txt" }), "path climbs out of the repository with '..'"],
     ["a symlink to a file outside", (repo, outside) => (symlinkSync(join(outside, "secret.txt"), join(repo, "escape.txt")), { path: "escape.txt" }), "path escapes the repository through a symlink"],
     ["a symlinked folder outside", (repo, outside) => (symlinkSync(outside, join(repo, "outdir")), { path: "outdir/secret.txt" }), "path escapes the repository through a symlink"],
   ])("an optional selector through %s is invalid and unread", async (_name, arrange, note) => {
