@@ -131,9 +131,6 @@ describe("handoff context", () => {
   });
 
   it.each<[string, (repo: string, outside: string) => Record<string, unknown>, string]>([
-    // A '..' that stays inside (docs/../README.md) is valid for validate and context alike
-    // (test/shared/selector-rules.test.ts); one that climbs out is refused by both.
-    ["a '..' that climbs out of the repository", () => ({ path: "docs/../../outside/secret.txt" }), "path climbs out of the repository with '..'"],
     ["a symlink to a file outside", (repo, outside) => (symlinkSync(join(outside, "secret.txt"), join(repo, "escape.txt")), { path: "escape.txt" }), "path escapes the repository through a symlink"],
     ["a symlinked folder outside", (repo, outside) => (symlinkSync(outside, join(repo, "outdir")), { path: "outdir/secret.txt" }), "path escapes the repository through a symlink"],
   ])("an optional selector through %s is invalid and unread", async (_name, arrange, note) => {
@@ -146,6 +143,18 @@ describe("handoff context", () => {
     expect(run.code).toBe(0);
     expect(result.bundle.pieces[1]).toMatchObject({ outcome: "invalid", note });
     expect(run.stdout).not.toContain(SECRET);
+  });
+
+  it("a '..' inside the repository resolves; one that climbs out makes the manifest invalid (as validate says)", async () => {
+    const box = sandbox({ "README.md": "# Demo\n", "docs/x.md": "x\n" });
+    const inside = writeManifest(box.repo, { required: [{ path: "docs/../README.md" }] });
+    const ok = await compileJson(box.repo, box.env, inside);
+    expect(ok.run.code).toBe(0);
+    expect(ok.result.bundle.pieces[0]).toMatchObject({ outcome: "resolved" });
+    const outside = writeManifest(box.repo, { required: [{ path: "docs/x.md" }], optional: [{ path: "docs/../../outside/secret.txt" }] }, "_meta/handoffs/out.json");
+    const refused = await runCli(["context", outside], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("context.optional[0].path: climbs out of the repository");
   });
 
   it.each<[string, (repo: string) => void, string, string]>([
