@@ -13,7 +13,7 @@ export const GENERAL_NAMESPACE = "general";
  * ```
  */
 export function repositoryNamespace(repo: { name: string; rootCommit: string | undefined } | undefined): string {
-  if (!repo || !repo.rootCommit || !/^[0-9a-f]{12,}$/i.test(repo.rootCommit)) return GENERAL_NAMESPACE;
+  if (!repo?.rootCommit || !/^[0-9a-f]{12,}$/i.test(repo.rootCommit)) return GENERAL_NAMESPACE;
   return `${sanitizeRepoName(repo.name)}-${repo.rootCommit.slice(0, 12).toLowerCase()}`;
 }
 

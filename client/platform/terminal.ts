@@ -8,11 +8,11 @@
 // differently from what it is ("Trojan Source"). Both are shown escaped.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const escaped = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /** Multi-line text with every control but tab and newline shown escaped. */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, escape);
+  return text.replace(UNSAFE, escaped);
 }
 
 /** One line: newlines escaped too, so a value cannot start a line that looks like ours. */

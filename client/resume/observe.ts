@@ -125,7 +125,7 @@ function inside(toplevel: string, path: string): string | undefined {
 
 async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.ProcessEnv): Promise<Pick<ObservedState, "headRelation" | "advancedBy">> {
   if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "unknown" };
-  if (git.head && git.head.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
+  if (git.head?.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
   const known = await run(["cat-file", "-e", `${recordedHead}^{commit}`], git.toplevel, env);
   if (known.code !== 0) return { headRelation: "unknown" };
   const ancestor = await run(["merge-base", "--is-ancestor", recordedHead, "HEAD"], git.toplevel, env);

@@ -240,7 +240,8 @@ function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query:
       const weight = tokenWeight(token, fields[field], exact, prefix);
       if (weight === 0) continue;
       score += weight;
-      (hits ??= []).push(token);
+      hits ??= [];
+      hits.push(token);
       if (!seen.has(token)) {
         seen.add(token);
         matched++;

@@ -198,15 +198,15 @@ class Parser {
       }
       if (code === 0x5c) {
         out += text.slice(chunkStart, pos);
-        const escape = text[pos + 1];
-        if (escape === "u") {
+        const escaped = text[pos + 1];
+        if (escaped === "u") {
           const hex = text.slice(pos + 2, pos + 6);
           if (!HEX4.test(hex)) this.fail("invalid \\u escape: expected four hex digits", pos);
           out += String.fromCharCode(Number.parseInt(hex, 16));
           pos += 6;
         } else {
-          const replacement = escape === undefined ? undefined : SIMPLE_ESCAPES[escape];
-          if (replacement === undefined) this.fail(`invalid escape '\\${escape ?? ""}' in string`, pos);
+          const replacement = escaped === undefined ? undefined : SIMPLE_ESCAPES[escaped];
+          if (replacement === undefined) this.fail(`invalid escape '\\${escaped ?? ""}' in string`, pos);
           out += replacement;
           pos += 2;
         }

@@ -283,5 +283,5 @@ function short(sha: string): string {
 
 /** A branch name as one shell word: quoted only when it holds something a shell would read. */
 function shellWord(name: string): string {
-  return /^[A-Za-z0-9._\/-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+  return /^[A-Za-z0-9._/-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
 }

@@ -3,7 +3,7 @@ import { RULES } from "./rules.js";
 import type { RedactOptions, RedactionReport, RedactionResult } from "./types.js";
 
 export { RULE_IDS, RULES } from "./rules.js";
-export type { RedactOptions, RedactionFinding, RedactionReport, RedactionResult, Rule } from "./types.js";
+export type { RedactOptions, RedactionReport, RedactionResult } from "./types.js";
 
 /**
  * Replaces every secret in `text` by `[REDACTED:<rule-id>]` and reports where each was, never

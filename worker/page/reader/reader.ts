@@ -1,4 +1,4 @@
-// The share page's script (bundled by scripts/build-reader.js into reader-bundle.generated.ts).
+// The share page's script (bundled by scripts/build-reader.js into dist/public/reader.js, served as a static asset).
 // It decrypts with the same envelope code as the CLI. The key is read from location.hash and goes
 // nowhere: not into a request, not into a log. The handoff is untrusted text, so it is only ever
 // set as textContent, never parsed as HTML.
