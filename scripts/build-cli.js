@@ -24,6 +24,19 @@ export async function buildCli() {
     // CommonJS dependencies bundled into ESM need a require for node built-ins.
     banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
   });
+  // The help and version fast path: one self-contained module, nothing else loaded.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { help: "client/help-main.ts" },
+    outdir: "dist",
+    bundle: true,
+    // The declarations' lazy loaders are never called on this path: leave the commands out.
+    external: ["./commands/*"],
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
