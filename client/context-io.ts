@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SelectorResolver } from "../shared/context/compile.js";
 import { type ContextSelector, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../shared/errors.js";
 import { readRegularFile } from "./read-file.js";
+import { runGit as runGitCommand } from "./platform/git.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.
@@ -14,34 +14,9 @@ import { readRegularFile } from "./read-file.js";
 
 /** A selected file or diff larger than this is left out with a note, never cut silently. */
 export const CONTEXT_FILE_CAP = 4 * 1024 * 1024;
-const GIT_TIMEOUT_MS = 30_000;
 
-// Read-only git that never prompts: no optional locks (no index refresh), no pager, one language.
-const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" };
-
-interface GitRun {
-  stdout: string;
-  /** Set when git failed: its first stderr line, or why it was stopped. */
-  failure?: string;
-  overflow?: boolean;
-}
-
-function runGit(args: string[], cwd: string, env: NodeJS.ProcessEnv, maxBytes: number): Promise<GitRun> {
-  return new Promise((done) => {
-    execFile(
-      "git",
-      args,
-      { cwd, env: { ...env, ...GIT_ENV }, maxBuffer: maxBytes, timeout: GIT_TIMEOUT_MS, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        if (!error) return done({ stdout });
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return done({ stdout: "", failure: "output over the cap", overflow: true });
-        if (error.killed) return done({ stdout: "", failure: `git took longer than ${GIT_TIMEOUT_MS / 1000} s` });
-        if (code === "ENOENT") return done({ stdout: "", failure: "git is not installed" });
-        done({ stdout: "", failure: stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? error.message });
-      },
-    );
-  });
+function runGit(args: string[], cwd: string, env: NodeJS.ProcessEnv, maxBytes: number) {
+  return runGitCommand(args, { cwd, env, maxBytes });
 }
 
 /** The git toplevel of `dir` (symlinks resolved), or undefined outside a repository. */

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { runGit } from "./platform/git.js";
 import { createHash } from "node:crypto";
 import { HandoffError } from "../shared/errors.js";
 import { basename, dirname } from "node:path";
@@ -26,7 +26,6 @@ export interface GitCapture extends ContinuityGit {
 
 // Read-only: never take optional locks (git status would otherwise refresh and rewrite the index),
 // never prompt, and read messages in one language.
-const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
 
 /**
  * Captures the git state of `cwd` with four git processes run in parallel. Outside a repository
@@ -123,25 +122,14 @@ function mainWorktreeName(commonDir: string): string {
   return name === ".git" ? basename(dirname(commonDir)) : name.replace(/\.git$/i, "");
 }
 
-function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile("git", args, { cwd, env: { ...env, ...GIT_ENV }, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => {
-      resolve(error ? undefined : stdout.replace(/\n$/, ""));
-    });
-  });
+async function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const run = await runGit(args, { cwd, env });
+  return run.failure === undefined ? run.stdout.replace(/\n$/, "") : undefined;
 }
 
 /** sha256 of `git diff --binary HEAD`, the kernel contract's fingerprint of uncommitted changes. */
-export function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      "git",
-      ["diff", "--binary", "HEAD"],
-      { cwd: toplevel, env: { ...env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error) reject(new HandoffError("io_failed", "git diff --binary HEAD failed", { hint: "check the repository", cause: error }));
-        else resolvePromise(createHash("sha256").update(stdout).digest("hex"));
-      },
-    );
-  });
+export async function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const run = await runGit(["diff", "--binary", "HEAD"], { cwd: toplevel, env, maxBytes: 512 * 1024 * 1024, binary: true });
+  if (run.failure !== undefined) throw new HandoffError("io_failed", `git diff --binary HEAD failed: ${run.failure}`, { hint: "check the repository" });
+  return createHash("sha256").update(run.stdout).digest("hex");
 }

@@ -36,18 +36,30 @@ export async function ensurePrivateDir(dir: string): Promise<string[]> {
 export async function writePrivateFile(path: string, data: string | Uint8Array): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewPrivateFile(temp, data);
     await rename(temp, path);
   } catch (cause) {
     await unlink(temp).catch(() => undefined);
     throw new HandoffError("io_failed", `cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? cause}`, { cause });
   }
+}
+
+/**
+ * Creates `path` (mode 0600) and writes `data`, synced. "wx" is O_CREAT|O_EXCL: an existing file,
+ * or a symlink planted at the name, is never followed or replaced (EEXIST is thrown as is, for
+ * the caller to name). A half-written file is removed: it is ours, it was just created.
+ */
+export async function writeNewPrivateFile(path: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(path, "wx", 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (cause) {
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw cause;
+  }
+  await handle.close();
 }
 
 /** `0644`-style spelling of a mode's permission bits, for messages. */

@@ -1,4 +1,4 @@
-import { lstat, open, unlink } from "node:fs/promises";
+import { lstat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Bundle, budgetStatus, compileContext } from "../../shared/context/compile.js";
 import { buildReceipt, type ContextReceipt } from "../../shared/context/receipt.js";
@@ -9,6 +9,7 @@ import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { implement } from "../command.js";
 import { findRepositoryRoot, selectorReader } from "../context-io.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
+import { writeNewPrivateFile } from "../private-file.js";
 import type { contextSpec } from "../registry.js";
 
 /** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
@@ -125,16 +126,7 @@ function exists(flag: string, path: string): HandoffError {
 /** Creates `path` with mode 0600; an existing file (or a symlink at the name) is never replaced. */
 async function writeExclusive(flag: string, path: string, content: string): Promise<void> {
   try {
-    const handle = await open(path, "wx", 0o600);
-    try {
-      await handle.writeFile(content);
-    } catch (cause) {
-      // A half-written file is worse than none; this one is ours, it was just created.
-      await unlink(path).catch(() => undefined);
-      throw cause;
-    } finally {
-      await handle.close();
-    }
+    await writeNewPrivateFile(path, content);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "EEXIST") throw exists(flag, path);
     throw new HandoffError("io_failed", `cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, {

@@ -1,42 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { lstat, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { lstat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
 import { implement } from "../command.js";
 import type { renderSpec } from "../registry.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
+import { writeNewPrivateFile, writePrivateFile } from "../private-file.js";
 import { describeFsError } from "../read-file.js";
-
-async function writeNew(path: string, content: string): Promise<void> {
-  // "wx" is O_CREAT|O_EXCL: an existing file, or a symlink at the name, is never followed or replaced.
-  const handle = await open(path, "wx", 0o600);
-  try {
-    await handle.writeFile(content);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Writes `content` to `path`: exclusively, or with `force` by an atomic rename over it. */
 async function writeOutput(path: string, content: string, force: boolean): Promise<void> {
   try {
     if (!force) {
-      await writeNew(path, content);
+      await writeNewPrivateFile(path, content);
       return;
     }
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isDirectory()) {
       throw new HandoffError("usage", `--out ${path} is a folder`, { hint: "give a file name for the Markdown" });
     }
-    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-    await writeNew(temporary, content);
-    try {
-      await rename(temporary, path);
-    } catch (cause) {
-      await unlink(temporary).catch(() => undefined);
-      throw cause;
-    }
+    // The one atomic replace: a temporary 0600 file in the same folder, then a rename over F.
+    await writePrivateFile(path, content);
   } catch (cause) {
     if (cause instanceof HandoffError) throw cause;
     if ((cause as NodeJS.ErrnoException).code === "EEXIST") {

@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../shared/orient/drift.js";
 import { referencedPaths } from "../../shared/orient/paths.js";
 import { type GitCapture, captureGit, dirtyTreeSha256 } from "../git.js";
+import { runGit } from "../platform/git.js";
 import { readRegularFile } from "../read-file.js";
 
 /**
@@ -137,10 +137,5 @@ async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.P
 }
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolvePromise) => {
-    execFile("git", args, { cwd, env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" }, encoding: "utf8" }, (error, stdout) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 128) : 0;
-      resolvePromise({ code, stdout });
-    });
-  });
+  return runGit(args, { cwd, env });
 }
