@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { HandoffError } from "../shared/errors.js";
 import type { KernelHandoff } from "../shared/kernel/schema.js";
 import { validateKernelText } from "../shared/kernel/validate.js";
-import { detectFormat } from "../shared/orient/detect-format.js";
+import { detectFormat, startsLikeJson } from "../shared/sniff.js";
 import { MAX_DOCUMENT_BYTES as MANIFEST_READ_CAP } from "../shared/size-limits.js";
 import { readTextFile } from "./read-file.js";
 
@@ -26,7 +26,7 @@ export async function readManifestFile(path: string, options: { cwd: string; cap
  */
 export function validatedManifest(source: string, text: string): KernelHandoff {
   const sniffed = detectFormat(text);
-  if (sniffed.format !== "kernel.handoff/v1" && !/^\ufeff?\s*\{/.test(text)) {
+  if (sniffed.format !== "kernel.handoff/v1" && !startsLikeJson(text)) {
     // Not JSON at all: a JSON syntax error at 1:1 would say nothing useful about a Markdown file.
     throw new HandoffError("invalid_document", `${source} is ${sniffed.format === "text" ? "plain text" : `a ${sniffed.format} Markdown document`}, not a kernel.handoff/v1 manifest (JSON)`, {
       hint: `render and context take kernel manifests; read a Markdown handoff with 'handoff show ${source}' or 'handoff resume ${source}'`,

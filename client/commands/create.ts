@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
-import type { DocumentLabel } from "../../shared/orient/detect-format.js";
+import type { DocumentLabel } from "../../shared/sniff.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle, splitLeadingFrontmatter } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
+import { namedLikeHandoffFile } from "../../shared/sniff.js";
 import { MAX_DOCUMENT_BYTES as SOURCE_LIMIT } from "../../shared/size-limits.js";
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { intFlag } from "../args.js";
@@ -116,7 +117,7 @@ function classify(word: string, cwd: string): Selection {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat?.isDirectory()) return { kind: "folder", path };
   if (stat) return { kind: "file", path, label: path };
-  if (/[\\/]/.test(word) || /\.(md|markdown|txt|json)$/i.test(word)) {
+  if (namedLikeHandoffFile(word)) {
     throw new HandoffError("unreadable", `cannot read ${path}: no such file`, {
       hint: "check the path, or run 'handoff resume' without a source to list handoffs",
     });

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
-import { detectFormat } from "../../shared/orient/detect-format.js";
+import { isShareUrl } from "../../shared/share-url.js";
+import { detectFormat } from "../../shared/sniff.js";
 import { MAX_DOCUMENT_BYTES } from "../../shared/size-limits.js";
 import { implement } from "../command.js";
 import { terminalSafe } from "../platform/terminal.js";
@@ -18,7 +19,7 @@ export interface ShowResult {
 export const command = implement<typeof showSpec>()({
   async run({ positionals, io }): Promise<ShowResult> {
     const source = positionals[0]!;
-    if (/^\s*['"<]?https?:\/\//i.test(source)) {
+    if (isShareUrl(source)) {
       const { readShareUrl } = await import("../resume/share-source.js");
       const shared = await readShareUrl(source, io);
       if (shared === undefined) throw new HandoffError("usage", "show reads files and share links; this URL is not a share link", { hint: "download the page, then run 'handoff show FILE'" });

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { parseCeDocument } from "../../shared/ce/document.js";
 import { CE_CONTRACT } from "../../shared/ce/contract.js";
 import { isHandoffError } from "../../shared/errors.js";
+import { namedLikeJson, startsLikeJson } from "../../shared/sniff.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { MAX_DOCUMENT_BYTES as VALIDATE_LIMIT } from "../../shared/size-limits.js";
 import { implement } from "../command.js";
@@ -31,7 +32,7 @@ export interface ValidateReport {
  * ```
  */
 export function validateHandoffText(file: string, text: string): ValidateReport {
-  if (/\.json$/i.test(file) || /^\ufeff?\s*\{/.test(text)) {
+  if (namedLikeJson(file) || startsLikeJson(text)) {
     const kernel = validateKernelText(text);
     const report: ValidateReport = { file, format: "kernel.handoff/v1", valid: kernel.ok, issues: kernel.issues };
     // Not JSON, or JSON with a duplicate key (an error, never last-wins): unparseable, exit 2.

@@ -4,7 +4,7 @@ import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
-import { type DocumentLabel, detectFormat } from "../../shared/orient/detect-format.js";
+import { type DocumentLabel, detectFormat, startsLikeJson } from "../../shared/sniff.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { buildShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
@@ -154,7 +154,7 @@ function redactForPublish(text: string, redact: boolean, path: string): { text: 
   if (!redact) return { text, summary: NOT_REDACTED };
   try {
     const collector = new RedactionCollector();
-    const json = /^\s*\{/.test(text) ? parseStrictJson(text) : undefined;
+    const json = startsLikeJson(text) ? parseStrictJson(text) : undefined;
     if (json?.ok) {
       const value = collector.json(json.value);
       const summary = collector.summary();

@@ -1,13 +1,34 @@
-import { CE_CONTRACT } from "../ce/contract.js";
-import { scanFrontmatter } from "../ce/frontmatter-scan.js";
-import { parseStrictJson } from "../kernel/strict-json.js";
-import type { SourceFormat } from "./types.js";
+import { CE_CONTRACT } from "./ce/contract.js";
+import { scanFrontmatter } from "./ce/frontmatter-scan.js";
+import { parseStrictJson } from "./kernel/strict-json.js";
+import type { SourceFormat } from "./orient/types.js";
 
 /** What the envelope records about a document: its format, and when and under what title it was made. */
 export interface DocumentLabel {
   format: SourceFormat;
   created_at?: string;
   title?: string;
+}
+
+/**
+ * Document sniffing, defined once: whether text is meant as JSON (a kernel manifest or
+ * checkpoint) and which format a document is. validate, render, context, publish, show and
+ * resume all decide by these.
+ */
+
+/** True when the text (after a BOM and whitespace) opens a JSON object: read it as JSON. */
+export function startsLikeJson(text: string): boolean {
+  return /^\ufeff?\s*\{/.test(text);
+}
+
+/** A file name that says JSON. */
+export function namedLikeJson(name: string): boolean {
+  return /\.json$/i.test(name);
+}
+
+/** A word that plainly meant to name a handoff file (a separator or a handoff extension). */
+export function namedLikeHandoffFile(word: string): boolean {
+  return /[\\/]/.test(word) || /\.(md|markdown|txt|json)$/i.test(word);
 }
 
 /**
@@ -24,7 +45,7 @@ export interface DocumentLabel {
  */
 export function detectFormat(text: string): DocumentLabel {
   const trimmed = text.replace(/^\ufeff/, "");
-  if (/^\s*\{/.test(trimmed)) {
+  if (startsLikeJson(trimmed)) {
     const parsed = parseStrictJson(trimmed);
     if (parsed.ok && parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value)) {
       const value = parsed.value as { schema?: unknown; identity?: { created?: unknown; name?: unknown } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat } from "../../../shared/orient/detect-format.js";
-import { parseSource } from "../../../shared/orient/source.js";
+import { detectFormat } from "../../shared/sniff.js";
+import { parseSource } from "../../shared/orient/source.js";
 
 const ce = '---\nartifact_contract: "ce-handoff/v1"\ncreated_at: "2026-11-30T10:00:00Z"\ntitle: "Auth: \\"refresh\\""\n---\n\n# Auth\n';
 const foreignFlat = '---\ntitle: "Notes"\ncreated_at: "2026-11-01T00:00:00Z"\n---\n# Notes\n';
