@@ -105,22 +105,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
-  const notes: string[] = [];
-  // A body with its own frontmatter gets one block, not two: its title, summary and keywords
-  // become the defaults, and the block itself is not repeated in the body.
-  const own = splitLeadingFrontmatter(options.body);
-  if (own) notes.push("the body's own frontmatter block was folded into the handoff's (one block, not two)");
-  const ownText = (key: string) => (typeof own?.data?.[key] === "string" && String(own.data[key]).trim() !== "" ? String(own.data[key]) : undefined);
-  const body = clean("body", own ? own.rest : options.body);
-  const givenTitle = options.title ?? ownText("title");
-  const title = givenTitle !== undefined ? clean("title", givenTitle) : (deriveTitle(body) ?? "Untitled handoff");
-  if (givenTitle === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
-  const givenSummary = options.summary ?? ownText("summary");
-  const summary = givenSummary !== undefined ? clean("summary", givenSummary) : (deriveSummary(body) ?? title);
-  if (givenSummary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
-  const ownKeywords = Array.isArray(own?.data?.keywords) ? (own.data.keywords as unknown[]).filter((k): k is string => typeof k === "string" && k.trim() !== "") : [];
-  const keywords = [...new Set([...options.keywords, ...ownKeywords])];
-  if (keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
+  const { body, title, summary, keywords, notes } = describeBody(options, clean);
 
   const metadata: CeFields = {
     artifact_contract: CE_CONTRACT,
@@ -131,13 +116,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     cwd: options.cwd,
   };
   if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
-  if (git) {
-    metadata.repository = git.repository;
-    if (git.repo_root_sha) metadata.repo_root_sha = git.repo_root_sha;
-    if (git.branch) metadata.branch = git.branch;
-    if (git.head) metadata.head = git.head;
-    if (git.worktree_path) metadata.worktree_path = git.worktree_path;
-  }
+  if (git) Object.assign(metadata, gitFields(git));
 
   // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
   const document = serializeCeDocument(metadata, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
@@ -175,6 +154,38 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
   }
   return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
+}
+
+/**
+ * Title, summary and keywords: the flags, else the body's own frontmatter (a body that has one
+ * gets one block, not two), else derived from the body; each default is said in a note.
+ */
+function describeBody(options: CreateOptions, clean: (field: string, value: string) => string) {
+  const notes: string[] = [];
+  const own = splitLeadingFrontmatter(options.body);
+  if (own) notes.push("the body's own frontmatter block was folded into the handoff's (one block, not two)");
+  const ownText = (key: string) => (typeof own?.data?.[key] === "string" && String(own.data[key]).trim() !== "" ? String(own.data[key]) : undefined);
+  const body = clean("body", own ? own.rest : options.body);
+  const givenTitle = options.title ?? ownText("title");
+  const title = givenTitle !== undefined ? clean("title", givenTitle) : (deriveTitle(body) ?? "Untitled handoff");
+  if (givenTitle === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
+  const givenSummary = options.summary ?? ownText("summary");
+  const summary = givenSummary !== undefined ? clean("summary", givenSummary) : (deriveSummary(body) ?? title);
+  if (givenSummary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
+  const ownKeywords = Array.isArray(own?.data?.keywords) ? (own.data.keywords as unknown[]).filter((k): k is string => typeof k === "string" && k.trim() !== "") : [];
+  const keywords = [...new Set([...options.keywords, ...ownKeywords])];
+  if (keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
+  return { body, title, summary, keywords, notes };
+}
+
+/** The contract's git fields, present only when they apply. */
+function gitFields(git: GitCapture): Partial<CeFields> {
+  const fields: Partial<CeFields> = { repository: git.repository };
+  if (git.repo_root_sha) fields.repo_root_sha = git.repo_root_sha;
+  if (git.branch) fields.branch = git.branch;
+  if (git.head) fields.head = git.head;
+  if (git.worktree_path) fields.worktree_path = git.worktree_path;
+  return fields;
 }
 
 /** A closing section for a handoff written from a dirty checkout. */

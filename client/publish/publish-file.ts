@@ -71,24 +71,8 @@ export interface PublishDeps {
 
 /** Publishes a document held in memory: redact (unless done), encrypt, send, keep the owner token. */
 export async function publishDocument(options: PublishDocumentOptions, deps: PublishDeps): Promise<PublishResult> {
-  const config = await resolvePublishConfig({ flags: { server: options.server }, env: deps.env, home: deps.home });
-  const retry = retryCommand(options);
+  const { config, server, token, retry } = await destination(options, deps);
   const call = callOptionsFor(deps.env);
-  if (!config.server) {
-    throw new HandoffError("not_configured", `no publishing server is configured; the local handoff is kept: ${options.path}`, {
-      hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}; 'npm start' in the Handoff repository runs a local one at http://127.0.0.1:8787`,
-      details: { path: options.path },
-    });
-  }
-  const server = config.server;
-  const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
-  if (options.scope === "team" && !token) {
-    const command = retry.replace("<SERVER>", server);
-    throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
-      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
-      details: { path: options.path, retry_command: command },
-    });
-  }
 
   const redacted = options.redaction !== undefined ? { text: options.text, summary: options.redaction } : redactForPublish(options.text, options.redact, options.path);
   const plaintext = new TextEncoder().encode(redacted.text);
@@ -143,6 +127,28 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
   };
+}
+
+/** Where the document goes and with which token; a missing server or team token stops here. */
+async function destination(options: PublishDocumentOptions, deps: PublishDeps) {
+  const config = await resolvePublishConfig({ flags: { server: options.server }, env: deps.env, home: deps.home });
+  const retry = retryCommand(options);
+  if (!config.server) {
+    throw new HandoffError("not_configured", `no publishing server is configured; the local handoff is kept: ${options.path}`, {
+      hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}; 'npm start' in the Handoff repository runs a local one at http://127.0.0.1:8787`,
+      details: { path: options.path },
+    });
+  }
+  const server = config.server;
+  const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  if (options.scope === "team" && !token) {
+    const command = retry.replace("<SERVER>", server);
+    throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
+      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      details: { path: options.path, retry_command: command },
+    });
+  }
+  return { config, server, token, retry };
 }
 
 /**

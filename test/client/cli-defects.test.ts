@@ -5,6 +5,7 @@ import { formatOrientation } from "../../client/resume/format.js";
 import type { OrientationResult } from "../../client/resume/orient.js";
 import { deriveTitle } from "../../shared/ce/derive.js";
 import { maxPlaintextFor, sealedSizeFor } from "../../shared/size-limits.js";
+import { savePublished } from "../../client/published-store.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
@@ -111,6 +112,26 @@ describe("issue 9 defects", () => {
     for (let i = 0; i < 3; i++) writeFileSync(join(folder, `h${i}.md`), `---\nartifact_contract: "ce-handoff/v1"\ntitle: "auth ${i}"\n---\nbody\n`);
     const run = await runCli(["resume", "--in", folder, "--max-candidates", "1", "auth"], { cwd: b.dir, env: b.env });
     expect(run.stderr).toContain("2 older files were not considered (--max-candidates 1");
+  });
+
+  it("14: published names exhausted and gone in its help, gives a reason for unknown, and --offline never calls a limited link active", async () => {
+    const b = box();
+    const help = await runCli(["published", "--help"], { cwd: b.dir, env: b.env });
+    expect(help.stdout).toContain("exhausted");
+    expect(help.stdout).toContain("gone");
+    const configDir = join(b.dir, "config", "handoff");
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const record = { server: "http://127.0.0.1:9", owner_token: "hdo_x", expires_at: future, created_at: new Date().toISOString() };
+    await savePublished(configDir, { ...record, id: "q3Jf0wS5b1mCq2o9X0aZ4w", max_views: 3, scope: "link" });
+    await savePublished(configDir, { ...record, id: "a3Jf0wS5b1mCq2o9X0aZ4w", max_views: null, scope: "team" });
+    const offline = JSON.parse((await runCli(["published", "--offline", "--json"], { cwd: b.dir, env: b.env })).stdout);
+    const limited = offline.published.find((e: { id: string }) => e.id === "q3Jf0wS5b1mCq2o9X0aZ4w");
+    expect(limited.state).toBe("unknown");
+    expect(limited.state_reason).toContain("--offline");
+    const online = JSON.parse((await runCli(["published", "--json"], { cwd: b.dir, env: b.env })).stdout);
+    const team = online.published.find((e: { id: string }) => e.id === "a3Jf0wS5b1mCq2o9X0aZ4w");
+    expect(team.state).toBe("unknown");
+    expect(team.state_reason).toContain("team token");
   });
 
   it("size limits: the largest plaintext the client accepts still seals within the server's limit", async () => {

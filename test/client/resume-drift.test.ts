@@ -154,6 +154,9 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
     const human = await resume(box, [path], repo);
     expect(human.stdout).toContain("  rule 0 (artifact_hash_mismatch docs/plan.md) invalidated: recon");
     expect(human.stdout).toMatch(/ {2}invalidated recon \(commit 1\)/);
+    // Defect 7: the orientation agrees with the phases: recon is unfinished, not inherited progress.
+    expect(result.orientation.progress.join("\n")).not.toContain("recon (inherited)");
+    expect(result.orientation.unfinished).toContain("recon (invalidated)");
   });
 
   it("the pinned file deleted: artifact_missing invalidates the other phase", async () => {
