@@ -254,6 +254,13 @@ export const command = implement<typeof createSpec>()({
     return { err: `${report}\n\n${formatPublishReport(result.published, { closing: !json })}`, out: fenceBlock(result.published.resume_command) };
   },
   outcome: () => "ok",
+  // With --publish, one flat object as docs/cli.md shows it: the local result, then the published
+  // link's fields over it, all warnings as strings, and the local resume command kept aside.
+  json: (result) => {
+    if (!result.published) return result;
+    const { published, ...created } = result;
+    return { ...created, ...published, warnings: [...created.warnings.map((w) => w.message), ...published.warnings], local_resume_command: created.local_resume_command };
+  },
 });
 
 function nonEmptyFlag(name: string, value: string | undefined): string | undefined {

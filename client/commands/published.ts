@@ -91,4 +91,6 @@ export const command = implement<typeof publishedSpec>()({
     return { out: lines.join("\n"), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };
   },
   outcome: () => "ok",
+  // The documented shape: {published}; warnings about bad records go to stderr.
+  json: (result) => ({ published: result.published }),
 });

@@ -1,5 +1,5 @@
-import { DEFAULT_EXPIRY_BOUNDS, MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/limits.js";
-import { formatDuration, parseDuration } from "../../shared/duration.js";
+import { MAX_VIEWS_LIMIT, SCOPES, type Scope } from "../../shared/api/limits.js";
+import { parseDuration } from "../../shared/duration.js";
 import { HandoffError } from "../../shared/errors.js";
 import { intFlag } from "../args.js";
 
@@ -16,17 +16,9 @@ export function readPublishFlags(values: { expires?: string; "max-views"?: strin
     throw new HandoffError("usage", `--scope must be link or team, got '${scope}'`, { hint: "pass --scope link or --scope team" });
   }
   const flags: PublishFlagValues = { maxViews: intFlag("max-views", values["max-views"], 1, MAX_VIEWS_LIMIT) ?? null, scope: scope as Scope };
-  if (values.expires !== undefined) {
-    const seconds = parseDuration(values.expires, "--expires");
-    // The default server's bounds, checked here so a refused value is never written into a retry hint.
-    const { min, max } = DEFAULT_EXPIRY_BOUNDS;
-    if (seconds < min || seconds > max) {
-      throw new HandoffError("invalid_option", `--expires ${values.expires} is outside ${formatDuration(min)} to ${formatDuration(max)}`, {
-        hint: `pass a lifetime from ${formatDuration(min)} to ${formatDuration(max)}, like --expires 12h`,
-      });
-    }
-    flags.expiresIn = seconds;
-  }
+  // Each server has its own --expires bounds: it judges them, and a refused value is dropped
+  // from the retry it prints (publish-file.ts). --max-views' bounds are the API's, checked here.
+  if (values.expires !== undefined) flags.expiresIn = parseDuration(values.expires, "--expires");
   if (values.server !== undefined) flags.server = values.server;
   return flags;
 }

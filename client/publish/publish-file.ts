@@ -87,10 +87,15 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
+    // A value this server refuses (its own --expires bounds) is never offered again: the retry
+    // drops it, so the server's default applies.
+    const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
+    const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace("<SERVER>", server);
+    const hint = refused ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts` : error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry";
     throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {
       // The transport's hints already end in "then retry": the command completes the sentence.
-      hint: `${error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry"}: ${retry.replace("<SERVER>", server)}`,
-      details: { ...error.details, path: options.path, retry_command: retry.replace("<SERVER>", server) },
+      hint: `${hint}: ${again}`,
+      details: { ...error.details, path: options.path, retry_command: again },
       cause: error,
     });
   }
@@ -176,7 +181,7 @@ function redactForPublish(text: string, redact: boolean, path: string): { text: 
   }
 }
 
-function retryCommand(options: PublishFileOptions): string {
+function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expiresIn?: number | undefined }): string {
   const parts = ["handoff", "publish", shellQuote(options.path), "--server", "<SERVER>"];
   if (options.expiresIn !== undefined) parts.push("--expires", `${options.expiresIn}s`);
   if (options.maxViews !== null) parts.push("--max-views", String(options.maxViews));

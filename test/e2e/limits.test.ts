@@ -63,6 +63,17 @@ describe("limits enforced by the real worker", () => {
     expect(json<{ published: { state: string }[] }>(listed).published[0]?.state).toBe("expired");
   }, 60_000);
 
+  it("an --expires this server refuses is never offered again in the retry (defect 9)", async () => {
+    const run = await a.run(["create", "--publish", "--expires", "90d"], { input: BODY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/this server refuses that --expires/);
+    const retry = /retry without it[^:]*: (handoff publish .*)$/m.exec(run.stderr)?.[1];
+    expect(retry, run.stderr).toBeDefined();
+    expect(retry).not.toContain("--expires");
+    const again = await a.run(retry!.split(" ").slice(1).map((w) => w.replace(/^'(.*)'$/, "$1")));
+    expect(again.code, again.stderr).toBe(0);
+  });
+
   it("a body over the server's limit is a 413: exit 3, local handoff kept, retry printed", async () => {
     const big = `${BODY}\n## References\n${"- docs/keys.md explains the rotation schedule in detail\n".repeat(400)}`;
     const run = await a.run(["create", "--publish", "--json"], { input: big });
