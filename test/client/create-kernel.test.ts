@@ -7,7 +7,7 @@ import { validateKernelText } from "../../shared/kernel/validate.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { git, makeRepo, tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const partial = {
   objective: { goal: "Ship the login fix", success_conditions: ["login test green"] },

@@ -5,7 +5,7 @@ import { ensureBuilt, repoRoot } from "../helpers/cli.js";
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, createHandoff, resume, resumeJson, sandbox } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const CE_BODY = "# Auth refactor\n\nObjective: finish token refresh.\n\n## Current state\n`src/auth/refresh.ts` compiles; retries are next.\n";
 
