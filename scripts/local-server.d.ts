@@ -13,7 +13,7 @@ export interface LocalServerOptions {
   logLevel?: string;
   /** Devtools inspector port; a free one when absent. */
   inspectorPort?: number;
-  /** How long to wait for /healthz; default 60 000 ms. */
+  /** How long to wait for /healthz; default 180 000 ms (a failed start ends the wait at once). */
   readyTimeoutMs?: number;
 }
 
@@ -23,9 +23,14 @@ export interface LocalServer {
   port: number;
   /** Ends wrangler and workerd (their process group) and waits for them. */
   stop(): Promise<void>;
+  /** Settles when wrangler exits, for whatever reason (stop() or a crash). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export function startLocalServer(options?: LocalServerOptions): Promise<LocalServer>;
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number>;
+
+/** Rejects (code "port_unavailable", a message saying what to do) when 127.0.0.1:port is taken. */
+export function assertPortFree(port: number): Promise<void>;
