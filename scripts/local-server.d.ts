@@ -31,6 +31,3 @@ export function startLocalServer(options?: LocalServerOptions): Promise<LocalSer
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number>;
-
-/** Rejects (code "port_unavailable", a message saying what to do) when 127.0.0.1:port is taken. */
-export function assertPortFree(port: number): Promise<void>;

@@ -31,7 +31,7 @@ export function freePort() {
  * Fails fast, with a message that says what to do, when `port` on 127.0.0.1 is taken. Checked
  * before wrangler starts: another server on that port could otherwise answer our /healthz.
  */
-export function assertPortFree(port) {
+function assertPortFree(port) {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUN_MARKER } from "./global-setup.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
@@ -34,8 +35,8 @@ export function runTmpdir(): Record<string, string> {
 
 /** The global teardown's marker (test/helpers/global-setup.ts): always passed on, never overridden. */
 export function runMarker(): Record<string, string> {
-  const value = process.env.HANDOFF_TEST_RUN;
-  return value === undefined ? {} : { HANDOFF_TEST_RUN: value };
+  const value = process.env[RUN_MARKER];
+  return value === undefined ? {} : { [RUN_MARKER]: value };
 }
 
 export function runCli(args: string[], options: CliOptions): Promise<CliRun> {

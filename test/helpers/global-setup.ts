@@ -35,7 +35,7 @@ function teardown(): void {
  * alone when it shares vitest's group. vitest itself and its own pool workers (node processes it
  * forked) are spared.
  */
-export function stopMarkedProcesses(marker: string): number {
+function stopMarkedProcesses(marker: string): number {
   const self = process.pid;
   const ownGroup = readStat(self)?.pgid;
   const node = realpathSync(process.execPath);
