@@ -34,6 +34,8 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
     ],
