@@ -87,7 +87,6 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     commit: git.head,
     dirty,
     artifacts: options.pins.map((pin) => pinArtifact(resolve(options.cwd, pin), git.toplevel)),
-    ...(dirty ? { dirty_tree_sha256: await dirtyTreeSha256(git.toplevel, options.env) } : {}),
   };
   if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expectReferenceAccepts } from "./kernel-reference.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
@@ -41,10 +42,35 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
+      try {
+        if (code === 0) checkKernelManifestsWritten(args, options.cwd, stdout);
+      } catch (error) {
+        reject(error);
+        return;
+      }
       resolve({ stdout, stderr, code });
     });
     child.stdin.end(options.input ?? "");
   });
+}
+
+/**
+ * Every kernel manifest `create` writes anywhere in the suite must pass kernel's reference
+ * validator: after a successful `create --format kernel`, the file it wrote (named in --json
+ * output, else every manifest in `_meta/handoffs`) is handed to the reference.
+ */
+function checkKernelManifestsWritten(args: string[], cwd: string, stdout: string): void {
+  const at = args.indexOf("--format");
+  if (args[0] !== "create" || at === -1 || args[at + 1] !== "kernel") return;
+  let files: string[] = [];
+  try {
+    const path = (JSON.parse(stdout) as { path?: unknown }).path;
+    if (typeof path === "string") files = [path];
+  } catch {
+    const dir = join(cwd, "_meta", "handoffs");
+    if (existsSync(dir)) files = readdirSync(dir).filter((name) => name.endsWith(".json")).map((name) => join(dir, name));
+  }
+  if (files.length > 0) expectReferenceAccepts(files, cwd);
 }
 
 /**
