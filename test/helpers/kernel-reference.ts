@@ -55,3 +55,10 @@ export function asReferenceEvents(drift: { event: string; status: string; severi
     .filter((item) => kernelEvents.test(item.event))
     .map((item) => ({ event: item.event, status: item.status === "ok" ? "match" : item.severity === "hard" ? "diverged" : "warn" }));
 }
+
+/** The reference's `compile FILE` in `cwd`: its receipt (printed on stdout) and exit code. */
+export function referenceCompile(file: string, cwd: string): { exit: number; receipt: Record<string, unknown> } {
+  const run = spawnSync("python3", [REFERENCE_SCRIPT, "compile", file], { cwd, encoding: "utf8" });
+  if (!run.stdout.trim().startsWith("{")) throw new Error(`the reference's compile printed no receipt (${run.status}): ${run.stderr}`);
+  return { exit: run.status ?? -1, receipt: JSON.parse(run.stdout) as Record<string, unknown> };
+}
