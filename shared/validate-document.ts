@@ -50,8 +50,10 @@ export function validateDocumentText(file: string, text: string): ValidateReport
     return report;
   }
   // A BOM before a Markdown file's frontmatter is an editor's habit, not content.
-  const doc = parseCeDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  const report: ValidateReport = { file, format: CE_CONTRACT, valid: doc.issues.length === 0, issues: doc.issues, warnings: [] };
+  // Read whole: the contract's 64-line / 16 KiB bounds are discovery's, so past them is a warning.
+  const doc = parseCeDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, { whole: true });
+  const warnings = doc.undiscoverable === undefined ? [] : [{ path: "frontmatter", message: doc.undiscoverable }];
+  const report: ValidateReport = { file, format: CE_CONTRACT, valid: doc.issues.length === 0, issues: doc.issues, warnings };
   if (doc.unparseable !== undefined) report.unparseable = doc.unparseable;
   return report;
 }
