@@ -92,6 +92,8 @@ function parseBlock(block: Uint8Array, bytesRead: number): FrontmatterScan {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// A JSON string literal with no escape, no quote and no control character inside.
+const PLAIN_STRING = /^"[^"\\\u0000-\u001f]*"$/;
 
 /**
  * The fast path: `key: <JSON literal>` per line, which is what we write. JSON is a subset of YAML
@@ -117,13 +119,19 @@ function parseFlat(text: string): Record<string, unknown> | undefined {
     const literal = line.slice(colon + 2).trim();
     if (!KEY.test(key) || literal === "" || Object.hasOwn(out, key)) return undefined;
     let value: unknown;
-    try {
-      value = JSON.parse(literal);
-    } catch {
-      return undefined;
+    if (PLAIN_STRING.test(literal)) {
+      // What we write most: a quoted string with nothing to unescape. Same value as JSON.parse.
+      value = literal.slice(1, -1);
+    } else {
+      try {
+        value = JSON.parse(literal);
+      } catch {
+        return undefined;
+      }
     }
-    // defineProperty, not assignment: a "__proto__" key stays data instead of setting the prototype.
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    // A "__proto__" key stays data instead of setting the prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }
