@@ -1,33 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { validateKernelCheckpoint } from "../../../shared/kernel/checkpoint.js";
 import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
+import { fullReceipt } from "../../helpers/kernel-corpus.js";
 
 type Doc = Record<string, any>;
 const SHA = "d".repeat(64);
 
+/** A complete receipt (the conformance corpus's, where every field is present). */
 function receipt(): Doc {
-  return {
-    schema: "kernel.context-receipt/v1",
-    manifest: "_meta/handoffs/x-2026-07-10.json",
-    manifest_sha256: SHA,
-    bundle_sha256: SHA,
-    requested_model: "unavailable",
-    observed_model: "unavailable",
-    requested_effort: "unavailable",
-    observed_effort: "unavailable",
-    fallback_authorized: false,
-    safety: "normal",
-    builder_identity: "unavailable",
-    verifier_identity: "unavailable",
-    created: "2026-07-10T21:45:00Z",
-    total_estimated_tokens: 1200,
-    target_budget_tokens: 30000,
-    maximum_budget_tokens: 60000,
-    status: "within_budget",
-    estimation_method: "chars/4 (directional; structural overhead undercounted)",
-    selections: [{ selector: "CHANGELOG.md lines 1-30", resolved: true, outcome: "resolved", resolved_sha256: SHA, estimated_tokens: 300 }],
-    loads_beyond_manifest: [{ path: "README.md", reason: "entry doc", estimated_tokens: 100, ts: "2026-07-10T21:50:00Z" }],
-  };
+  return fullReceipt();
 }
 
 function checkpoint(): Doc {
