@@ -4,7 +4,6 @@ import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 import { fullReceipt } from "../../helpers/kernel-corpus.js";
 
 type Doc = Record<string, any>;
-const SHA = "d".repeat(64);
 
 /** A complete receipt (the conformance corpus's, where every field is present). */
 function receipt(): Doc {
