@@ -9,6 +9,9 @@ import { type KernelDocumentSchema, validateKernelDocument } from "./kernel/vali
  * Handoff makes beyond it are `warnings` and never change the verdict.
  */
 
+/** The disk's part of the contract (symlinks out of the repository), done by the client. */
+export type PathCheck = (value: unknown) => { path: string; message: string }[];
+
 export type ValidateFormat = typeof CE_CONTRACT | KernelDocumentSchema | "kernel";
 
 export interface ValidateReport {
@@ -37,10 +40,12 @@ export function validateExitCode(report: ValidateReport): number {
  * validateDocumentText("m.json", manifestWithShortCommit).warnings[0].path // "provenance.commit"
  * ```
  */
-export function validateDocumentText(file: string, text: string): ValidateReport {
+export function validateDocumentText(file: string, text: string, options: { pathCheck?: PathCheck } = {}): ValidateReport {
   if (/\.json$/i.test(file) || /^\ufeff?\s*\{/.test(text)) {
     const kernel = validateKernelDocument(text);
     const report: ValidateReport = { file, format: kernel.schema ?? "kernel", valid: kernel.ok, issues: kernel.issues, warnings: kernel.warnings };
+    const escapes = kernel.ok && options.pathCheck ? options.pathCheck(kernel.value) : [];
+    if (escapes.length > 0) Object.assign(report, { valid: false, issues: escapes });
     // Not JSON, a BOM, or JSON with a duplicate key (an error, never last-wins): unparseable, exit 2.
     const parse = kernel.parseError;
     if (parse) {

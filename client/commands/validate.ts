@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { HandoffError, errorBody, isHandoffError } from "../../shared/errors.js";
 import { type ValidateReport, validateDocumentText, validateExitCode } from "../../shared/validate-document.js";
 import { parseCommandArgs } from "../args.js";
+import { symlinkEscapes } from "../kernel-paths.js";
 import type { Io } from "../io.js";
 import { readTextFile } from "../read-file.js";
 
@@ -46,7 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (error.hint) io.err(`  ${error.hint}`);
     return 2;
   }
-  const report = validateDocumentText(file, text);
+  const report = validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) });
   if (values.json) io.out(JSON.stringify(report, null, 2));
   else io.out(formatReport(report));
   return validateExitCode(report);

@@ -175,3 +175,30 @@ export function kernelCheckpointRules(numbers: readonly NumberLiteral[] = []): R
 
 /** For callers with a parsed value and no literal text. */
 export const KERNEL_HANDOFF_RULES: readonly Rule[] = kernelHandoffRules();
+
+/**
+ * The repository paths kernel's reference checks, where it checks them (selector paths and
+ * artifact paths that are present, every path_exists preflight path), so the client can resolve
+ * each on disk: the reference rejects one that leads outside the repository through a symlink.
+ *
+ * @example
+ * ```ts
+ * contractPaths({ provenance: { artifacts: [{ path: "docs/a.md" }] } }) // [{ at: ["provenance", "artifacts", 0, "path"], path: "docs/a.md" }]
+ * ```
+ */
+export function contractPaths(value: unknown): { at: JsonPathSegment[]; path: string }[] {
+  const out: { at: JsonPathSegment[]; path: string }[] = [];
+  const add = (path: unknown, at: JsonPathSegment[]) => {
+    if (typeof path === "string" && path !== "" && checkRepoPath(path) === undefined) out.push({ at, path });
+  };
+  const doc = asRecord(value);
+  const context = asRecord(doc?.context);
+  for (const list of ["required", "optional"] as const) {
+    asArray(context?.[list]).forEach((item, i) => add(asRecord(item)?.path, ["context", list, i, "path"]));
+  }
+  asArray(asRecord(doc?.provenance)?.artifacts).forEach((item, i) => add(asRecord(item)?.path, ["provenance", "artifacts", i, "path"]));
+  asArray(asRecord(doc?.runtime)?.preflight).forEach((item, i) => {
+    if (asRecord(item)?.check === "path_exists") add(asRecord(item)?.path, ["runtime", "preflight", i, "path"]);
+  });
+  return out;
+}

@@ -127,3 +127,20 @@ describe("handoff validate against kernel's reference validator", () => {
     }
   }, 120_000);
 });
+
+describe("the disk's part of the contract", () => {
+  it("a manifest path that leads outside the repository through a symlink: invalid for both, by the CLI", async () => {
+    const { symlinkSync } = await import("node:fs");
+    const outside = tempDir("kernel-outside-");
+    symlinkSync(outside, join(dir, "vendor"));
+    const manifest = fullManifest();
+    manifest.provenance.artifacts[0].path = "vendor/secret.md";
+    const file = join(dir, "corpus", "symlink-out.json");
+    writeFileSync(file, JSON.stringify(manifest));
+    const run = await runCli(["validate", file, "--json"], { cwd: dir });
+    expect(referenceValidate([file], dir)[0]!.exit).toBe(1);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).issues).toEqual([{ path: "provenance.artifacts[0].path", message: "resolves outside the repository (through a symlink)" }]);
+    rmSync(outside, { recursive: true, force: true });
+  });
+});
