@@ -7,7 +7,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { buildKernelManifest, kernelManifestFileName, type PinnedArtifact } from "../../shared/kernel/build.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
-import { type GitCapture, dirtyTreeSha256 } from "../git.js";
+import type { GitCapture } from "../git.js";
 import { chosenDestination, writeExclusive } from "../store.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";

@@ -25,9 +25,6 @@ export const VALIDATE_LIMIT = 1024 * 1024;
 
 export { type ValidateFormat, type ValidateReport, validateExitCode } from "../../shared/validate-document.js";
 
-/** Kept under its old name; the logic lives in shared/validate-document.ts. */
-export const validateHandoffText = validateDocumentText;
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs("validate", args, {});
   if (positionals.length !== 1) {
