@@ -1,10 +1,24 @@
 #!/usr/bin/env node
-// Thin launcher. Help and --version print from one small module (dist/help.js, imported
-// statically: a dynamic import costs a measurable share of start-up); everything else loads the
-// CLI bundle (dist/cli.js). Both are built by `npm run build`, which `npm install` runs (prepare).
-import { fastText } from "../dist/help.js";
+// Thin launcher. Help and --version print from one small module (dist/help.js); everything else
+// runs the CLI bundle (dist/cli.js). The package ships dist/; a clone builds it on `npm install`
+// (the prepare script) or with `npm run build`. Nothing is built here: a build tool is a
+// development dependency, absent where the CLI is installed. No top-level await: a module that
+// has one is evaluated asynchronously, which costs start-up.
+const help = new URL("../dist/help.js", import.meta.url);
 
-const text = fastText(process.argv.slice(2), Boolean(process.stdin.isTTY));
-if (text !== undefined) process.stdout.write(text);
-// No top-level await: a module that has one is evaluated asynchronously, which costs start-up.
-else import("../dist/cli.js").then((cli) => cli.runProcess());
+function notBuilt(error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/")) throw error;
+  process.stderr.write(
+    `handoff: the CLI is not built (${help.pathname.replace(/help\.js$/, "")} is missing files).\n` +
+      "In a clone of the Handoff repository run `npm install` (or `npm run build`), then try again.\n",
+  );
+  process.exitCode = 3;
+}
+
+import(help.href)
+  .then(({ fastText }) => {
+    const text = fastText(process.argv.slice(2), Boolean(process.stdin.isTTY));
+    if (text !== undefined) process.stdout.write(text);
+    else return import("../dist/cli.js").then((cli) => cli.runProcess());
+  })
+  .catch(notBuilt);

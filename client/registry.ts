@@ -34,7 +34,7 @@ Body (required, never empty): --body-file F, or stdin when it is not a terminal.
     summary: { type: "string", value: "S", description: "One distinguishing sentence (default: the body's first sentence)." },
     keyword: { type: "string", value: "K", multiple: true, description: "A discovery keyword; repeat for more." },
     to: { type: "string", value: "PATH", description: "Write to this file, or into this existing folder (a trailing / means a folder), instead of the managed store; an existing file is never overwritten (-2, -3, ...)." },
-    format: { type: "string", value: "F", choices: ["ce", "kernel"], description: "ce (Markdown, the default) or kernel (a kernel.handoff/v1 JSON manifest in _meta/handoffs/; the body is a partial manifest in JSON)." },
+    format: { type: "string", value: "F", choices: ["ce", "kernel"], description: "ce (Markdown, the default) or kernel (a kernel.handoff/v1 JSON manifest in _meta/handoffs/; the body is a partial manifest in JSON; keys the schema does not know are refused, as kernel's reference refuses them; validated before it is written)." },
     pin: { type: "string", value: "PATH", multiple: true, description: "With --format kernel: pin a repository file (provenance.artifacts, sha256); repeatable." },
     publish: { type: "boolean", description: "Then publish it, end-to-end encrypted, and print a share URL (the local handoff is kept whatever happens)." },
     ...PUBLISH_FLAGS,
@@ -174,14 +174,17 @@ export const teamSpec = defineCommand({
 
 export const validateSpec = defineCommand({
   name: "validate",
-  summary: "Check a handoff or kernel manifest against its contract.",
+  summary: "Check a handoff or kernel document against its contract.",
   args: "FILE",
   positionals: { min: 1, max: 1, missing: "a FILE to check" },
-  description: `Check a handoff against its contract: ce-handoff/v1 Markdown (frontmatter and body), or a
-kernel.handoff/v1 manifest (a .json file, or content starting with '{').
+  description: `Check a handoff against its contract: ce-handoff/v1 Markdown (frontmatter and body), or a kernel
+JSON document (a .json file, or content starting with '{'): a kernel.handoff/v1 manifest, a
+kernel.checkpoint/v1 or a kernel.context-receipt/v1, chosen by its "schema" field. A kernel
+document's verdict is kernel's reference validator's (docs/conformance.md); Handoff's own extra
+checks are listed as warnings and do not make it invalid.
 Each problem is printed as 'json.path: message', e.g. 'frontmatter.created_at: must be ISO-8601 UTC'.`,
   flags: {},
-  exits: { 0: "valid", 1: "invalid", 2: "usage, unreadable or unparseable (validate's own)" },
+  exits: { 0: "valid (warnings or not)", 1: "invalid", 2: "usage, unreadable or unparseable (validate's own)" },
   load: (): Promise<LoadedCommand> => import("./commands/validate.js").then((m) => m.command),
 });
 
@@ -221,16 +224,18 @@ export const contextSpec = defineCommand({
   description: `Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
 context.required selectors, then context.optional, each resolved inside the repository
 ({path}, {path, lines: "A-B"}, {path, heading: "## X"}, {path, grep, context: N},
-{git_diff: "a..b"}). Tokens are estimated as chars/4; the compile stops before
-budget.max_tokens and lists what it dropped. Paths matching context.forbidden are never
-opened; paths leaving the repository (also through symlinks) are refused. Read-only.
+{git_diff: "a..b"}). Tokens are estimated as chars/4 and counted as kernel's reference counts
+them: the manifest, the project instructions (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md) and the
+selected artifacts; the budget status is within_budget, target_exceeded or maximum_exceeded.
+Paths matching context.forbidden are never opened; paths leaving the repository (also through
+symlinks) are refused. Read-only.
 The repository is the git checkout the manifest is in (else the one the current folder is in).`,
   flags: {
     out: { type: "string", value: "F", description: "Write the bundle to F (mode 0600) instead of stdout. F must not exist yet." },
     receipt: { type: "string", value: "F", description: "Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet)." },
     repo: { type: "string", value: "DIR", description: "Resolve selectors inside DIR instead." },
   },
-  exits: { 0: "compiled (also when optional pieces were dropped or missing)", 1: "invalid manifest, or a required selector missing, invalid or dropped", 2: "usage or an output file exists", 3: "unreadable manifest or failed write" },
+  exits: { 0: "compiled (also when optional pieces are missing)", 1: "invalid manifest, or a required selector missing or invalid", 2: "usage or an output file exists", 3: "unreadable manifest, failed write, or maximum_exceeded (bundle and receipt are still written, as kernel's reference does)" },
   load: (): Promise<LoadedCommand> => import("./commands/context.js").then((m) => m.command),
 });
 

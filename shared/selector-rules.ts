@@ -1,18 +1,19 @@
-import { checkGitDiff, checkRepoPath, parseLineRange } from "./kernel/checks.js";
+import { checkGitDiff, checkRepoPath } from "./kernel/checks.js";
+import { pyTruthy } from "./kernel/issues.js";
 
 /**
- * The rules of a kernel context selector, defined once: `handoff validate` reports them as
- * manifest issues and `handoff context` refuses a selector for the same reasons, so a manifest
- * that validates never has a selector that context calls invalid, and the reverse.
+ * The rules of a kernel context selector, defined once, as kernel's reference judges them:
+ * `handoff validate` reports them as manifest issues and `handoff context` refuses a selector for
+ * the same reasons, so a manifest that validates never has a selector that context calls invalid.
  *
  * @example
  * ```ts
  * selectorIssues({ path: "docs/../README.md" }) // []
- * selectorIssues({ path: "a.md", lines: " 9 - 10 " }) // [{ at: ["lines"], message: "must be a line range ..." }]
+ * selectorIssues({ path: "../x" }) // [{ at: ["path"], message: "climbs out of the repository with '..'" }]
  * ```
  */
 
-export type SelectorField = "path" | "lines" | "heading" | "grep" | "context" | "git_diff";
+export type SelectorField = "path" | "git_diff";
 
 export interface SelectorIssue {
   /** The field at fault, or [] for the selector as a whole. */
@@ -20,33 +21,21 @@ export interface SelectorIssue {
   message: string;
 }
 
-const REFINEMENTS = ["lines", "heading", "grep"] as const;
-
 export function selectorIssues(selector: Record<string, unknown>): SelectorIssue[] {
   const issues: SelectorIssue[] = [];
   const report = (at: SelectorField[], message: string) => issues.push({ at, message });
-  const hasPath = selector.path !== undefined;
-  const hasDiff = selector.git_diff !== undefined;
-  if (hasPath === hasDiff) report([], hasPath ? "has both path and git_diff; a selector takes exactly one" : "needs exactly one of path or git_diff");
-  const refinements = REFINEMENTS.filter((key) => selector[key] !== undefined);
+  const hasPath = pyTruthy(selector.path);
+  const hasDiff = pyTruthy(selector.git_diff);
+  if (hasPath === hasDiff) report([], hasPath ? "has both path and git_diff; a selector takes exactly one" : "needs exactly one of path or git_diff (a non-empty string)");
+  const refinements = (["lines", "heading", "grep"] as const).filter((key) => pyTruthy(selector[key]));
   if (refinements.length > 1) report([], `combines ${refinements.join(" and ")}; a selector takes at most one refinement`);
   if (refinements.length > 0 && !hasPath) report([], `${refinements.join(", ")} refines a file and needs path`);
-  if (typeof selector.path === "string") {
-    const problem = checkRepoPath(selector.path);
+  if (hasDiff && (typeof selector.git_diff !== "string" || checkGitDiff(selector.git_diff) !== undefined)) {
+    report(["git_diff"], typeof selector.git_diff === "string" ? checkGitDiff(selector.git_diff)! : "must be a revision or a range like main..HEAD");
+  }
+  if (hasPath) {
+    const problem = typeof selector.path === "string" ? checkRepoPath(selector.path) : "must be a non-empty repository-relative path";
     if (problem) report(["path"], problem);
-  }
-  if (typeof selector.lines === "string" && parseLineRange(selector.lines) === undefined) {
-    report(["lines"], "must be a line range 'A-B' with 1 <= A <= B, like '1-30'");
-  }
-  if (selector.heading === "") report(["heading"], "is empty; give the heading text, like '## Plan'");
-  if (selector.grep === "") report(["grep"], "is empty; give a pattern to search for");
-  if (selector.context !== undefined) {
-    if (selector.grep === undefined) report(["context"], "only applies to a grep selector");
-    if (typeof selector.context === "number" && selector.context < 0) report(["context"], "must be 0 or more");
-  }
-  if (typeof selector.git_diff === "string") {
-    const problem = checkGitDiff(selector.git_diff);
-    if (problem) report(["git_diff"], problem);
   }
   return issues;
 }

@@ -1,13 +1,14 @@
 import { lstat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Bundle, budgetStatus, compileContext } from "../../shared/context/compile.js";
+import { type Bundle, compileContext } from "../../shared/context/compile.js";
 import { buildReceipt, type ContextReceipt } from "../../shared/context/receipt.js";
 import { renderBundle } from "../../shared/context/render.js";
+import { estimateTokens } from "../../shared/context/selector.js";
 import { HandoffError } from "../../shared/errors.js";
 import { matchGlob } from "../../shared/glob.js";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { implement } from "../command.js";
-import { findRepositoryRoot, selectorReader } from "../context-io.js";
+import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../context-io.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
 import { writeNewPrivateFile } from "../private-file.js";
 import type { contextSpec } from "../registry.js";
@@ -19,17 +20,13 @@ export interface UnmetRequirement {
 }
 
 /**
- * The required selectors that did not load: missing, invalid, or dropped by the budget. Empty
- * means the compile honoured the manifest (optional pieces may still be missing or dropped).
+ * The required selectors that did not resolve (kernel's reference: anything but "resolved").
+ * Empty means the compile honoured the manifest (optional pieces may still be missing).
  */
 export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
-  const unmet: UnmetRequirement[] = bundle.pieces
-    .filter((piece) => piece.list === "required" && (piece.outcome === "missing" || piece.outcome === "invalid"))
+  return bundle.pieces
+    .filter((piece) => piece.list === "required" && piece.outcome !== "resolved")
     .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
-  for (const dropped of bundle.dropped) {
-    if (dropped.list === "required") unmet.push({ selector: dropped.selector, why: `dropped: ${dropped.why}` });
-  }
-  return unmet;
 }
 
 export interface ContextResult {
@@ -63,8 +60,9 @@ export const command = implement<typeof contextSpec>()({
     const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
     const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
     const bundle = await compileContext(manifest, reader, isForbidden);
-    const bundleText = renderBundle(bundle);
-    const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, created: new Date().toISOString() });
+    const projectTokens = projectInstructionsTokens(root);
+    const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
+    const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
     const check = validateContextReceipt(receipt);
     if (!check.ok) {
       throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
@@ -87,11 +85,16 @@ export const command = implement<typeof contextSpec>()({
       lines.push(`handoff: ${result.unmet.length} required selector${result.unmet.length === 1 ? "" : "s"} not loaded:`);
       for (const u of result.unmet) lines.push(`  ${u.selector}: ${u.why}`);
       lines.push("  fix the manifest's context.required (or the repository) and rerun");
+    } else if (result.receipt.status === "maximum_exceeded") {
+      lines.push("handoff: maximum_exceeded: the context is over budget.max_tokens; narrow the selectors or raise the maximum");
     }
-    return { err: lines.join("\n"), ...(result.out === null ? { out: renderBundle(result.bundle) } : {}) };
+    const tokens = { manifest_tokens: result.receipt.manifest_tokens, project_instructions_tokens: result.receipt.project_instructions_tokens };
+    return { err: lines.join("\n"), ...(result.out === null ? { out: renderBundle(result.bundle, tokens) } : {}) };
   },
-  outcome: (result) => (result.unmet.length === 0 ? "ok" : "invalid_document"),
-  json: ({ manifest, bundle: { pieces, dropped, total_estimated_tokens }, receipt }) => ({ manifest, bundle: { pieces, dropped, total_estimated_tokens }, receipt }),
+  // Kernel's reference order: an unresolved required selector first (1), then maximum_exceeded (3:
+  // the bundle and receipt are still written, as the reference does).
+  outcome: (result) => (result.unmet.length > 0 ? "invalid_document" : result.receipt.status === "maximum_exceeded" ? "too_large" : "ok"),
+  json: ({ manifest, bundle: { pieces, total_estimated_tokens }, receipt }) => ({ manifest, bundle: { pieces, total_estimated_tokens }, receipt }),
 });
 
 function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {
@@ -101,13 +104,12 @@ function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string;
     bundle.budget.max_tokens === undefined ? undefined : `maximum ${bundle.budget.max_tokens}`,
   ].filter(Boolean);
   const lines = [
-    `context: ${count("resolved")} resolved, ${count("empty")} empty, ${count("missing")} missing, ${count("invalid")} invalid, ${bundle.dropped.length} dropped (repository ${where.root})`,
-    `tokens: ~${bundle.total_estimated_tokens}${limits.length ? ` of ${limits.join(", ")}` : ""}: ${budgetStatus(bundle)}`,
+    `context: ${count("resolved")} resolved, ${count("empty")} empty, ${count("missing")} missing, ${count("invalid")} invalid (repository ${where.root})`,
+    `tokens: ~${receipt.total_estimated_tokens} (manifest ${receipt.manifest_tokens}, project instructions ${receipt.project_instructions_tokens}, selected ${receipt.selected_artifacts_tokens})${limits.length ? ` of ${limits.join(", ")}` : ""}: ${receipt.status}`,
   ];
   for (const piece of bundle.pieces) {
     if (piece.outcome === "missing" || piece.outcome === "invalid") lines.push(`  ${piece.outcome}: ${piece.list} ${piece.selector}${piece.note ? ` (${piece.note})` : ""}`);
   }
-  for (const d of bundle.dropped) lines.push(`  dropped: ${d.list} ${d.selector}: ${d.why}`);
   const bundleAt = where.out === undefined ? (where.json ? "pieces in the --json output" : "stdout") : `${where.out} (sha256 ${receipt.bundle_sha256.slice(0, 12)})`;
   lines.push(`bundle: ${bundleAt}`);
   if (where.receiptPath !== undefined) lines.push(`receipt: ${where.receiptPath}`);

@@ -5,6 +5,7 @@ import type { DocumentLabel } from "../../shared/sniff.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle, splitLeadingFrontmatter } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
+import { fitFrontmatter } from "../../shared/ce/fit.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
 import { HandoffError } from "../../shared/errors.js";
 import { fenceBlock } from "../../shared/fence.js";
@@ -119,10 +120,15 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   if (git) Object.assign(metadata, gitFields(git));
 
   // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
-  const document = serializeCeDocument(metadata, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
+  // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
+  const fitted = fitFrontmatter(metadata);
+  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
   const bytes = new TextEncoder().encode(document);
 
   const warnings: CreateWarning[] = [];
+  if (fitted.shortened.length > 0) {
+    warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
+  }
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
@@ -141,7 +147,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   const result: CreateResult = {
     path: written.path,
     format: CE_CONTRACT,
-    metadata,
+    metadata: fitted.fields,
     warnings,
     resume_command: resumeCommand(written.path),
     destination: options.to === undefined ? "managed" : "chosen",
