@@ -127,7 +127,7 @@ async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.P
   // Not a commit id this clone can name (too short, or not hex, so never handed to git): as
   // unreachable as a commit it lacks, which kernel's reference calls commit_diverged.
   if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "diverged", headUnreachable: true };
-  if (git.head && git.head.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
+  if (git.head?.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
   const known = await run(["cat-file", "-e", `${recordedHead}^{commit}`], git.toplevel, env);
   if (known.code !== 0) return { headRelation: "diverged", headUnreachable: true };
   const ancestor = await run(["merge-base", "--is-ancestor", recordedHead, "HEAD"], git.toplevel, env);

@@ -29,15 +29,6 @@ export interface BundlePiece extends Piece {
   index: number;
 }
 
-export interface DroppedPiece {
-  selector: string;
-  reason: string;
-  list: "required" | "optional";
-  index: number;
-  /** Known when the selector was resolved before it was dropped. */
-  estimated_tokens?: number;
-  why: string;
-}
 
 export interface Bundle {
   /** Every selector, in order (required, then optional): resolved or not. */

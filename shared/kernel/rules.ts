@@ -163,8 +163,6 @@ export function kernelCheckpointRules(numbers: readonly NumberLiteral[] = []): R
   return [...kernelHandoffRules(numbers), checkpointPinsDirtyTree];
 }
 
-/** For callers with a parsed value and no literal text. */
-export const KERNEL_HANDOFF_RULES: readonly Rule[] = kernelHandoffRules();
 
 /**
  * The repository paths kernel's reference checks, where it checks them (selector paths and
@@ -184,9 +182,13 @@ export function contractPaths(value: unknown): { at: JsonPathSegment[]; path: st
   const doc = asRecord(value);
   const context = asRecord(doc?.context);
   for (const list of ["required", "optional"] as const) {
-    asArray(context?.[list]).forEach((item, i) => add(asRecord(item)?.path, ["context", list, i, "path"]));
+    asArray(context?.[list]).forEach((item, i) => {
+      add(asRecord(item)?.path, ["context", list, i, "path"]);
+    });
   }
-  asArray(asRecord(doc?.provenance)?.artifacts).forEach((item, i) => add(asRecord(item)?.path, ["provenance", "artifacts", i, "path"]));
+  asArray(asRecord(doc?.provenance)?.artifacts).forEach((item, i) => {
+    add(asRecord(item)?.path, ["provenance", "artifacts", i, "path"]);
+  });
   asArray(asRecord(doc?.runtime)?.preflight).forEach((item, i) => {
     if (asRecord(item)?.check === "path_exists") add(asRecord(item)?.path, ["runtime", "preflight", i, "path"]);
   });

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -105,6 +104,4 @@ describe("handoff create --format kernel", () => {
   });
 });
 
-function execGitBinary(dir: string): Buffer {
-  return execFileSync("git", ["diff", "--binary", "HEAD"], { cwd: dir });
-}
+

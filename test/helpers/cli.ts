@@ -90,7 +90,10 @@ function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void
     }
   }
   if (files.length === 0) return;
-  if (kernel) return expectReferenceAccepts(files, cwd);
+  if (kernel) {
+    expectReferenceAccepts(files, cwd);
+    return;
+  }
   for (const file of files) {
     const frontmatter = frontmatterOf(readFileSync(file, "utf8"));
     if (frontmatter === undefined) continue;
