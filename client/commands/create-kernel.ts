@@ -33,10 +33,6 @@ export interface KernelCreateOptions {
   name?: string;
   /** Files to pin (from --pin), relative to cwd. */
   pins: string[];
-  /** Discovery keywords (--keyword), kept as identity.keywords. */
-  keywords?: string[];
-  /** The next session's objective (FOCUS words), kept as resume.focus. */
-  focus?: string | undefined;
   to?: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -79,7 +75,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   }
   // Every string the agent wrote is scanned on its own, so a replacement never breaks the JSON.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
-  const partial = withFocusAndKeywords(redactor ? redactor.json(parsed.value) : parsed.value, options, redactor);
+  const partial = redactor ? redactor.json(parsed.value) : parsed.value;
   const name = options.name !== undefined && redactor ? redactor.text("--title", options.name) : options.name;
   const now = deps.now();
   const notes: string[] = [];
@@ -125,17 +121,6 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   return { result, document: written.text, label: { format: KERNEL_FORMAT, title: String(identity.name), created_at: captured.created } };
 }
 
-/** FOCUS words and --keyword values have a home in the manifest too: resume.focus, identity.keywords. */
-function withFocusAndKeywords(partial: unknown, options: KernelCreateOptions, redactor: RedactionCollector | undefined): unknown {
-  const keywords = options.keywords ?? [];
-  if ((options.focus === undefined && keywords.length === 0) || partial === null || typeof partial !== "object" || Array.isArray(partial)) return partial;
-  const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
-  const given = partial as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...given };
-  if (options.focus !== undefined) out.resume = { ...(given.resume as object | undefined), focus: clean("resume_focus", options.focus) };
-  if (keywords.length > 0) out.identity = { ...(given.identity as object | undefined), keywords: keywords.map((k, i) => clean(`keywords[${i}]`, k)) };
-  return out;
-}
 
 /** Repo-relative when the manifest lives in the repository (the prompt then works from any clone). */
 function promptPath(toplevel: string, path: string): string {

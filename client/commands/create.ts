@@ -234,14 +234,21 @@ export const command = implement<typeof createSpec>()({
     if (format === "ce" && flags.pin !== undefined) {
       throw new HandoffError("usage", "--pin goes with --format kernel", { hint: "add --format kernel, or drop --pin" });
     }
-    const body = await readBody(flags["body-file"], io);
     const focus = positionals.join(" ").trim() || undefined;
     const keywords = [...new Set((flags.keyword ?? []).map((k) => k.trim()).filter((k) => k !== ""))];
+    // A kernel manifest has no field for them (its schema refuses unknown keys, as the reference
+    // does): say so rather than drop them silently.
+    if (format === "kernel" && (focus !== undefined || keywords.length > 0)) {
+      throw new HandoffError("usage", `--format kernel has no place for ${focus !== undefined ? "FOCUS words" : "--keyword"}: a kernel.handoff/v1 manifest refuses keys its schema does not know`, {
+        hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
+      });
+    }
+    const body = await readBody(flags["body-file"], io);
     const deps = { now: () => new Date(), captureGit };
     const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"] };
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
-        ? await (await import("./create-kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], keywords, focus, ...common }, deps)
+        ? await (await import("./create-kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
         : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, ...common }, deps);
     if (!publishFlags || !publishing) return created.result;
     const { publishDocument } = await publishing;

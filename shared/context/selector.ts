@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { parseLineRange } from "../kernel/checks.js";
 import { selectorIssues } from "../selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
@@ -152,10 +151,10 @@ function refine(selector: ContextSelector, text: string, lines: string[]): Refin
 }
 
 function byLines(range: string, lines: string[]): Refined {
-  const parsed = parseLineRange(range);
-  const from = parsed?.start ?? 0;
-  const to = parsed?.end ?? 0;
-  if (!parsed) return { outcome: "invalid", text: "", note: `lines must be "A-B" with 1 <= A <= B, got ${JSON.stringify(range)}` };
+  const match = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(range);
+  const from = Number(match?.[1]);
+  const to = Number(match?.[2]);
+  if (!match || from < 1 || from > to) return { outcome: "invalid", text: "", note: `lines must be "A-B" with 1 <= A <= B, got ${JSON.stringify(range)}` };
   const count = lines.length === 1 && lines[0] === "" ? 0 : lines.length;
   if (from > count) return { outcome: "empty", text: "", note: `lines ${from}-${to} requested, the file has ${count} line${count === 1 ? "" : "s"}` };
   const end = Math.min(to, count);

@@ -53,19 +53,19 @@ describe("issue 9 defects", () => {
     expect(full.warnings.map((w) => w.code)).not.toContain("insufficient");
   });
 
-  it("6: --format kernel keeps FOCUS and --keyword, and an invalid manifest leaves no _meta/handoffs/", async () => {
+  it("6: --format kernel refuses FOCUS and --keyword instead of dropping them, and an invalid manifest leaves no _meta/handoffs/", async () => {
     const b = box();
     const repo = makeRepo(join(b.dir, "repo"));
     const partial = JSON.stringify({ objective: { goal: "Ship it", success_conditions: ["tests pass"] }, workflow: { phases: [{ name: "docs", status: "required" }] }, execution: { entry_phase: "docs" } });
-    const run = await runCli(["create", "finish", "the", "docs", "--format", "kernel", "--keyword", "docs", "--json"], { cwd: repo, env: b.env, input: partial });
-    expect(run.code, run.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(JSON.parse(run.stdout).path, "utf8"));
-    expect(manifest.resume.focus).toBe("finish the docs");
-    expect(manifest.identity.keywords).toEqual(["docs"]);
-    const other = makeRepo(join(b.dir, "other"));
-    const bad = await runCli(["create", "--format", "kernel"], { cwd: other, env: b.env, input: JSON.stringify({ objective: { goal: 5 } }) });
+    for (const args of [["finish", "the", "docs"], ["--keyword", "docs"]]) {
+      const run = await runCli(["create", ...args, "--format", "kernel"], { cwd: repo, env: b.env, input: partial });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--format kernel has no place for");
+    }
+    expect(existsSync(join(repo, "_meta"))).toBe(false);
+    const bad = await runCli(["create", "--format", "kernel"], { cwd: repo, env: b.env, input: JSON.stringify({ objective: { goal: 5 } }) });
     expect(bad.code).toBe(1);
-    expect(existsSync(join(other, "_meta"))).toBe(false);
+    expect(existsSync(join(repo, "_meta"))).toBe(false);
   });
 
   it("12: a feature-branch handoff resumed from main names the branch and the exact git switch", async () => {

@@ -25,7 +25,6 @@ const FIXTURES: unknown[] = [
   { path: "a.md", heading: "" },
   { path: "a.md", grep: "TODO" },
   { path: "a.md", grep: "TODO", context: 0 },
-  { path: "a.md", grep: "TODO", context: -1 },
   { path: "a.md", grep: "" },
   { path: "a.md", context: 2 },
   { path: "a.md", lines: "1-2", grep: "x" },
