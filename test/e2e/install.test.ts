@@ -69,13 +69,13 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, the bundle and its chunks, no dependencies", () => {
+  it("holds only what the CLI runs: the launcher, the bundle, its chunks and the help module, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     expect(top).toEqual(["README.md", "bin", "dist", "package.json"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.js"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["chunks", "cli.js"]);
+    expect(dist).toEqual(["chunks", "cli.js", "help.js"]);
     expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
   });
 
