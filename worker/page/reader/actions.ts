@@ -2,14 +2,15 @@
 
 /**
  * Puts `text` on the clipboard; answers what to tell the reader. Without clipboard permission (or
- * a secure context) it selects `fallback`, which shows the same text, so one keystroke copies it.
+ * a secure context) it selects the element `reveal` shows with the same text, so one keystroke
+ * copies it.
  */
-export async function copyToClipboard(text: string, fallback: HTMLElement, what: string): Promise<string> {
+export async function copyToClipboard(text: string, reveal: () => HTMLElement, what: string): Promise<string> {
   try {
     await navigator.clipboard.writeText(text);
     return `Copied ${what}.`;
   } catch {
-    fallback.hidden = false;
+    const fallback = reveal();
     const range = document.createRange();
     range.selectNodeContents(fallback);
     getSelection()?.removeAllRanges();

@@ -64,7 +64,8 @@ function fillCard(page: Page, card: HeaderCard, meta: EnvelopeMeta): void {
 
 /** Shows the opened handoff; `resume` is the command with this page's full link. */
 export function showDocument(page: Page, plaintext: Uint8Array<ArrayBuffer>, meta: EnvelopeMeta, resume: string): void {
-  const text = new TextDecoder().decode(plaintext);
+  // ignoreBOM keeps a leading BOM in the text, so View source and Copy text stay exact.
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(plaintext);
   const view = handoffView(text, meta.file_name);
   const title = view.card.title ?? meta.file_name;
   page.heading.textContent = title;
@@ -89,11 +90,12 @@ export function showDocument(page: Page, plaintext: Uint8Array<ArrayBuffer>, met
   page.source.textContent = text;
 
   const status = (words: string) => (page.actionStatus.textContent = words);
-  page.copyResume.addEventListener("click", () => void copyToClipboard(resume, page.resume, "the resume command").then(status));
-  page.copy.addEventListener("click", () => {
+  page.copyResume.addEventListener("click", () => void copyToClipboard(resume, () => page.resume, "the resume command").then(status));
+  const source = () => {
     showSource(page, true);
-    void copyToClipboard(text, page.source, "the text").then(status);
-  });
+    return page.source;
+  };
+  page.copy.addEventListener("click", () => void copyToClipboard(text, source, "the text").then(status));
   page.download.addEventListener("click", () => {
     saveBytes(plaintext, meta.file_name);
     status(`Saved as ${meta.file_name} (check your downloads).`);

@@ -134,11 +134,11 @@ function blocks(tokens: Token[], base: string): Node[] {
       case "paragraph":
         out.push(element("p", inline((token as Tokens.Paragraph).tokens, base)));
         break;
-      case "text": {
-        const t = token as Tokens.Text;
-        out.push(...(t.tokens ? inline(t.tokens, base) : [textNode(decodeEntities(t.text))]));
+      // A tight list item's text and a task's box are inline content at block level.
+      case "text":
+      case "checkbox":
+        out.push(...inline([token], base));
         break;
-      }
       case "code": {
         const t = token as Tokens.Code;
         const code = element("code", [], t.text);
@@ -159,9 +159,6 @@ function blocks(tokens: Token[], base: string): Node[] {
       }
       case "table":
         out.push(table(token as Tokens.Table, base));
-        break;
-      case "checkbox":
-        out.push(textNode((token as Tokens.Checkbox).checked ? "☑ " : "☐ "));
         break;
       case "hr":
         out.push(element("hr"));
