@@ -1,7 +1,7 @@
 // The share page against hostile handoffs, and its accessibility: an XSS corpus in every
 // frontmatter field and the body never runs; axe-core finds no serious or critical violation in
 // light or dark; screenshots at phone and desktop widths go to test/browser/artifacts/ (ignored).
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -147,12 +147,13 @@ interface AxeViolation {
   nodes: { target: unknown }[];
 }
 
-/** axe-core's serious and critical findings for the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
+/** axe-core's serious and critical findings for the page as it is now; every finding goes to `report`. */
+async function seriousViolations(page: Page, report: string): Promise<string[]> {
   // evaluate() runs over the DevTools protocol, outside the page's script-src; the context below
   // also bypasses the CSP, so axe's own checks are not blocked by Trusted Types.
   await page.evaluate(axeSource);
   const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: AxeViolation[] };
+  writeFileSync(report, `${JSON.stringify(result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length })), null, 2)}\n`);
   return result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
@@ -188,8 +189,11 @@ describe("accessibility and look, light and dark, phone and desktop", () => {
           expect(await visited.page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")).toBe(scheme === "dark");
           // No horizontal scrolling at any width: the page fits the phone.
           expect(await visited.page.evaluate("document.documentElement.scrollWidth <= innerWidth")).toBe(true);
+          // The scheme reaches the page's own colours, not only the media query.
+          const background = await visited.page.evaluate("getComputedStyle(document.body).backgroundColor");
+          expect(background).toBe(scheme === "dark" ? "rgb(21, 23, 26)" : "rgb(255, 255, 255)");
           await visited.page.screenshot({ path: join(ARTIFACTS, `reader-${name}-${scheme}-${width}.png`), fullPage: true });
-          report[name] = await seriousViolations(visited.page);
+          report[name] = await seriousViolations(visited.page, join(ARTIFACTS, `axe-${name}-${scheme}-${width}.json`));
           await visited.close();
         }
         expect(report).toEqual({ document: [], manifest: [], "before-open": [], "missing-key": [] });

@@ -137,6 +137,19 @@ describe("an opened handoff", () => {
     expect(visited.problems).toEqual([]);
     await visited.close();
   });
+
+  it("shows a frontmatter that is not the CLI's flat form as written, and names the card by the file", async () => {
+    const body = "---\ntitle: plain YAML\nkeywords:\n  - a\n---\n## Notes\n\nAs *written*.\n";
+    const { url } = await world.publish(body, { fileName: "yaml-notes.md" });
+    const visited = await visit(world.browser, url);
+    await settled(visited.page);
+    await openIt(visited.page);
+    expect(await visited.page.locator("h1").textContent()).toBe("yaml-notes.md");
+    expect(await visited.page.locator("#frontmatterText").textContent()).toBe("title: plain YAML\nkeywords:\n  - a\n");
+    expect(await visited.page.locator("#rendered h3").textContent()).toBe("Notes");
+    expect(await visited.page.locator("#rendered em").textContent()).toBe("written");
+    await visited.close();
+  });
 });
 
 /** Waits (bounded) until `check` holds; answers whether it did. */
