@@ -146,7 +146,8 @@ describe("an opened handoff", () => {
     await openIt(visited.page);
     expect(await visited.page.locator("h1").textContent()).toBe("yaml-notes.md");
     expect(await visited.page.locator("#frontmatterText").textContent()).toBe("title: plain YAML\nkeywords:\n  - a\n");
-    expect(await visited.page.locator("#rendered h3").textContent()).toBe("Notes");
+    // "##" is this body's top level, so it sits right below the page's h1.
+    expect(await visited.page.locator("#rendered h2").textContent()).toBe("Notes");
     expect(await visited.page.locator("#rendered em").textContent()).toBe("written");
     await visited.close();
   });

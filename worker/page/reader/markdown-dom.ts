@@ -5,8 +5,6 @@
 // link or its alt text, so the page loads nothing the handoff names.
 import { Lexer, type Token, type Tokens } from "marked";
 
-/** The handoff's own headings sit below the page's h1: `#` becomes h2. */
-const HEADING_SHIFT = 1;
 
 /** The href to use, or null: only http(s) and relative links (resolved against this page) stay links. */
 export function safeHref(href: string, base: string): string | null {
@@ -118,7 +116,8 @@ function table(token: Tokens.Table, base: string): HTMLElement {
   return wrap;
 }
 
-function blocks(tokens: Token[], base: string): Node[] {
+/** `shift` moves every heading down so the handoff's top level sits just below the page's h1. */
+function blocks(tokens: Token[], base: string, shift: number): Node[] {
   const out: Node[] = [];
   for (const token of tokens) {
     switch (token.type) {
@@ -127,7 +126,7 @@ function blocks(tokens: Token[], base: string): Node[] {
         break;
       case "heading": {
         const t = token as Tokens.Heading;
-        const level = Math.min(6, t.depth + HEADING_SHIFT) as 2 | 3 | 4 | 5 | 6;
+        const level = Math.max(2, Math.min(6, t.depth + shift)) as 2 | 3 | 4 | 5 | 6;
         out.push(element(`h${level}`, inline(t.tokens, base)));
         break;
       }
@@ -148,11 +147,11 @@ function blocks(tokens: Token[], base: string): Node[] {
         break;
       }
       case "blockquote":
-        out.push(element("blockquote", blocks((token as Tokens.Blockquote).tokens, base)));
+        out.push(element("blockquote", blocks((token as Tokens.Blockquote).tokens, base, shift)));
         break;
       case "list": {
         const t = token as Tokens.List;
-        const list = element(t.ordered ? "ol" : "ul", t.items.map((item) => element("li", blocks(item.tokens, base))));
+        const list = element(t.ordered ? "ol" : "ul", t.items.map((item) => element("li", blocks(item.tokens, base, shift))));
         if (t.ordered && typeof t.start === "number" && t.start !== 1) (list as HTMLOListElement).start = t.start;
         out.push(list);
         break;
@@ -183,7 +182,11 @@ function blocks(tokens: Token[], base: string): Node[] {
  * ```
  */
 export function markdownToNodes(source: string, base: string): DocumentFragment {
+  const tokens = Lexer.lex(source, { gfm: true });
+  // The page's h1 is the handoff's title; the body's shallowest heading level becomes h2.
+  const depths = tokens.filter((token) => token.type === "heading").map((token) => (token as Tokens.Heading).depth);
+  const shift = 2 - (depths.length === 0 ? 1 : Math.min(...depths));
   const fragment = document.createDocumentFragment();
-  fragment.append(...blocks(Lexer.lex(source, { gfm: true }), base));
+  fragment.append(...blocks(tokens, base, shift));
   return fragment;
 }
