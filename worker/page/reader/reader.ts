@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   if (key === "") return showState(page, "missing_key", true);
   // A damaged key is caught here, before it could cost a view.
   if (!parseShareKey(key).ok) return showState(page, "bad_key", true);
-  say(page, "Opening the handoff spends one of its views; the metadata above did not.");
+  say(page, "Looking at this page spent no view; opening the handoff spends one.");
   page.open.hidden = false;
   page.open.addEventListener("click", () => void openDocument(page, api, key, meta.value, resume), { once: true });
 }
