@@ -201,6 +201,16 @@ describe("accessibility and look, light and dark, phone and desktop", () => {
     }
   }
 
+  it("fits 360 px without sideways scrolling, document and manifest alike", async () => {
+    for (const url of [ceUrl, kernelUrl]) {
+      const visited = await visit(world.browser, url, { viewport: { width: 360, height: 740 } });
+      await settled(visited.page);
+      await openIt(visited.page);
+      expect(await visited.page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
+      await visited.close();
+    }
+  });
+
   it("is keyboard reachable in reading order with a visible focus", async () => {
     const visited = await visit(world.browser, ceUrl);
     const { page } = visited;

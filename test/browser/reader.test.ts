@@ -138,6 +138,25 @@ describe("an opened handoff", () => {
     await visited.close();
   });
 
+  it("without clipboard permission, selects what it could not copy and says how to copy it", async () => {
+    // No final newline: a selection's text ends where the rendered <pre> does.
+    const { url } = await world.publish("# Plan\n\nstep one");
+    const visited = await visit(world.browser, url);
+    const { page } = visited;
+    await settled(page);
+    await openIt(page);
+    await page.evaluate("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'))");
+    await page.click("#copyResume");
+    await page.waitForSelector("#actionStatus:has-text('Selected the resume command')");
+    expect(await page.evaluate("getSelection().toString()")).toBe(`handoff resume '${url}'`);
+    await page.click("#copy");
+    await page.waitForSelector("#actionStatus:has-text('Selected the text')");
+    expect(await page.evaluate("getSelection().toString()")).toBe("# Plan\n\nstep one");
+    expect(await page.locator("#source").isVisible()).toBe(true);
+    expect(await page.locator("#viewSource").getAttribute("aria-expanded")).toBe("true");
+    await visited.close();
+  });
+
   it("shows a frontmatter that is not the CLI's flat form as written, and names the card by the file", async () => {
     const body = "---\ntitle: plain YAML\nkeywords:\n  - a\n---\n## Notes\n\nAs *written*.\n";
     const { url } = await world.publish(body, { fileName: "yaml-notes.md" });
