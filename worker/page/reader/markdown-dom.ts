@@ -4,17 +4,9 @@
 // its href only when the browser's own URL parser resolves it to http(s); an image becomes a
 // link or its alt text, so the page loads nothing the handoff names.
 import { Lexer, type Token, type Tokens } from "marked";
+import { safeHref } from "./safe-href.js";
 
 
-/** The href to use, or null: only http(s) and relative links (resolved against this page) stay links. */
-export function safeHref(href: string, base: string): string | null {
-  try {
-    const url = new URL(href, base);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "©", reg: "®", mdash: "—", ndash: "–", hellip: "…" };
 
