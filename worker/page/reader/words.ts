@@ -57,7 +57,7 @@ export const STATE_WORDS: Record<PageState, StateWords> = {
   },
   wrong_key: {
     title: "This handoff cannot be decrypted",
-    what: "The key in the link (after #) is wrong, or the data was changed or cut short. Opening it spent one view.",
+    what: "The key in the link (after #) does not match this handoff, or the data was changed or cut short.",
     todo: "Check that you copied the whole link exactly; otherwise ask the sender for a new one.",
     cli: false,
   },
