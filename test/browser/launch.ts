@@ -16,7 +16,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** `CHROMIUM_PATH`, else the npm package's Chromium, unpacked once into node_modules/.cache. */
-export async function chromiumPath(): Promise<string> {
+async function chromiumPath(): Promise<string> {
   const chosen = process.env.CHROMIUM_PATH;
   if (chosen) {
     if (!existsSync(chosen)) throw new Error(`CHROMIUM_PATH is ${chosen}, which does not exist: point it at a Chromium binary or unset it to use the one from npm`);
