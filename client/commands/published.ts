@@ -7,6 +7,7 @@ import type { Io } from "../io.js";
 import { listPublished, publishedState } from "../published-store.js";
 import { callOptionsFor, fetchMeta } from "../publish/server-api.js";
 import { teamTokenFor } from "../resume/share-source.js";
+import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff published [--json] [--offline]
 
@@ -33,7 +34,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
   const call = callOptionsFor(io.env);
   const { records, warnings } = await listPublished(configDir);
-  for (const warning of warnings) io.err(`warning: ${warning}`);
+  for (const warning of warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
   const entries = await Promise.all(
     records.map(async (record): Promise<Entry> => {
       const local = publishedState(record);
@@ -64,7 +65,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }),
   );
   if (values.json) {
-    io.out(JSON.stringify({ published: entries }, null, 2));
+    io.out(stringifyForTerminal({ published: entries }));
     return EXIT.ok;
   }
   if (entries.length === 0) {
@@ -73,8 +74,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   for (const e of entries) {
     const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
-    io.out(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`);
-    io.out(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
+    // Titles come from the handoff's author, urls from the server: escaped, never raw.
+    io.out(safeLineForTerminal(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`));
+    io.out(safeLineForTerminal(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`));
   }
   return EXIT.ok;
 }

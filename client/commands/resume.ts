@@ -10,6 +10,7 @@ import { formatNothingFound, formatShortlist } from "../resume/format.js";
 import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
+import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff resume [SOURCE | FOLDER | KEYWORDS...] [options]
 
@@ -84,8 +85,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     current,
     now: Date.now(),
   });
-  for (const warning of result.warnings) io.err(`warning: ${warning}`);
-  if (json) io.out(JSON.stringify(result, null, 2));
+  for (const warning of result.warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
+  if (json) io.out(stringifyForTerminal(result));
   if (result.candidates.length === 0) {
     io.err(formatNothingFound(result));
     return EXIT.domain;
@@ -98,17 +99,17 @@ async function peek(selection: Selection, io: Io, json: boolean): Promise<number
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../resume/share-source.js");
   const meta = await peekShareUrl(selection.url, io);
-  if (json) io.out(JSON.stringify(meta, null, 2));
+  if (json) io.out(stringifyForTerminal(meta));
   else {
     const views = meta.views_left === null ? "unlimited views" : `${meta.views_left} of ${meta.max_views} views left`;
-    io.out(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`);
+    io.out(safeLineForTerminal(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`));
   }
   return EXIT.ok;
 }
 
 export async function printOrientation(result: OrientationResult, io: Io, json: boolean): Promise<number> {
   const { formatOrientation } = await import("../resume/format.js");
-  io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
+  io.out(json ? stringifyForTerminal(result) : formatOrientation(result));
   return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
 }
 

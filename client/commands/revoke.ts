@@ -5,6 +5,7 @@ import { configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { findPublished, markRevoked } from "../published-store.js";
 import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff revoke URL|ID [--json]
 
@@ -30,6 +31,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   const updated = await markRevoked(configDir, record.id);
   const result = { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
   io.err(`Revoked ${record.id} on ${record.server}: every later read fails as revoked, and the body is deleted.`);
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  if (values.json) io.out(stringifyForTerminal(result));
   return EXIT.ok;
 }

@@ -6,6 +6,7 @@ import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { readTextFile } from "../read-file.js";
+import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff validate FILE [--json]
 
@@ -78,13 +79,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   } catch (error) {
     // validate reports an unreadable file as exit 2, not the usual 3: see docs/cli.md.
     if (!isHandoffError(error)) throw error;
-    if (values.json) io.out(JSON.stringify(errorBody(error), null, 2));
-    io.err(`handoff validate: ${error.message}`);
-    if (error.hint) io.err(`  ${error.hint}`);
+    if (values.json) io.out(stringifyForTerminal(errorBody(error)));
+    io.err(`handoff validate: ${safeLineForTerminal(error.message)}`);
+    if (error.hint) io.err(`  ${safeLineForTerminal(error.hint)}`);
     return 2;
   }
   const report = validateHandoffText(file, text);
-  if (values.json) io.out(JSON.stringify(report, null, 2));
+  if (values.json) io.out(stringifyForTerminal(report));
   else io.out(formatReport(report));
   return validateExitCode(report);
 }
@@ -97,6 +98,6 @@ function formatReport(report: ValidateReport): string {
   if (report.valid) return `${report.file}: valid ${report.format}`;
   const verdict = report.unparseable !== undefined ? "unparseable" : "invalid";
   const lines = [`${report.file}: ${verdict} ${report.format}, ${report.issues.length} problem${report.issues.length === 1 ? "" : "s"}`];
-  for (const issue of report.issues) lines.push(`  ${issue.path || "(document)"}: ${issue.message}`);
+  for (const issue of report.issues) lines.push(safeLineForTerminal(`  ${issue.path || "(document)"}: ${issue.message}`));
   return lines.join("\n");
 }
