@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { EXIT } from "../../shared/errors.js";
 import { parseCommandArgs } from "../args.js";
-import { configDirFor } from "../config.js";
+import { type BoundToken, configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { listPublished, publishedState } from "../published-store.js";
 import { callOptionsFor, fetchMeta } from "../publish/server-api.js";
@@ -34,6 +34,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
   const call = callOptionsFor(io.env);
   const { records, warnings } = await listPublished(configDir);
+  // One config read per server, its warnings shown once (and always: a token file others could read).
+  const shown = new Set<string>();
+  const onceIo: Io = { ...io, err: (text) => void (shown.has(text) || (shown.add(text), io.err(text))) };
+  const tokens = new Map<string, Promise<BoundToken | undefined>>();
+  const teamToken = (server: string) => tokens.get(server) ?? tokens.set(server, teamTokenFor(server, onceIo)).get(server)!;
   for (const warning of warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
   const entries = await Promise.all(
     records.map(async (record): Promise<Entry> => {
@@ -53,8 +58,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (local !== "active" || values.offline) return entry;
       try {
         // A team link's metadata answers only to a token of its team, which the owner holds.
-        const teamToken = record.scope === "team" ? await teamTokenFor(record.server, io) : undefined;
-        const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
+        const token = record.scope === "team" ? await teamToken(record.server) : undefined;
+        const meta: HandoffMeta = await fetchMeta(record.server, record.id, token, call);
         entry.views_left = meta.views_left;
         if (meta.views_left === 0) entry.state = "exhausted";
       } catch (error) {
