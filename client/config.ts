@@ -254,7 +254,7 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
       json = JSON.parse(text);
     } catch (cause) {
       throw new HandoffError("invalid_document", `the config file ${path} is not valid JSON: ${(cause as Error).message}`, {
-        hint: 'it should look like {"server": "https://handoff.example.com", "token": "..."}',
+        hint: 'it should look like {"version": 2, "default_server": "https://handoff.example.com", "servers": {"https://handoff.example.com": {"token": "..."}}} (docs/storage.md)',
       });
     }
     const config = parseConfig(path, json);
