@@ -1,6 +1,6 @@
 import { EXIT, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
 import { type Io, processIo } from "./io.js";
-import { safeLineForTerminal, stringifyForTerminal } from "../shared/terminal-safe.js";
+import { safeForTerminal, stringifyForTerminal } from "../shared/terminal-safe.js";
 
 /**
  * The CLI entry: turns argv into a command name and its arguments and calls the command.
@@ -86,9 +86,10 @@ export function reportError(error: unknown, io: Io, opts: { json: boolean; verbo
         cause: error,
       });
   if (opts.json) io.out(stringifyForTerminal(errorBody(handoffError)));
-  // Messages quote servers, files and git: shown escaped, never able to drive the terminal.
-  io.err(`handoff: ${safeLineForTerminal(handoffError.message)}`);
-  if (handoffError.hint) io.err(`  ${safeLineForTerminal(handoffError.hint)}`);
+  // Messages quote servers, files and git: shown escaped, never able to drive the terminal (a
+  // server's own words were already put on one line by errorFromResponse).
+  io.err(`handoff: ${safeForTerminal(handoffError.message)}`);
+  if (handoffError.hint) io.err(`  ${safeForTerminal(handoffError.hint)}`);
   if (opts.verbose && handoffError.cause !== undefined) {
     const cause = handoffError.cause;
     io.err(cause instanceof Error && cause.stack ? cause.stack : String(cause));

@@ -6,7 +6,7 @@ import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { readTextFile } from "../read-file.js";
-import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff validate FILE [--json]
 
@@ -80,8 +80,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     // validate reports an unreadable file as exit 2, not the usual 3: see docs/cli.md.
     if (!isHandoffError(error)) throw error;
     if (values.json) io.out(stringifyForTerminal(errorBody(error)));
-    io.err(`handoff validate: ${safeLineForTerminal(error.message)}`);
-    if (error.hint) io.err(`  ${safeLineForTerminal(error.hint)}`);
+    io.err(`handoff validate: ${safeForTerminal(error.message)}`);
+    if (error.hint) io.err(`  ${safeForTerminal(error.hint)}`);
     return 2;
   }
   const report = validateHandoffText(file, text);
