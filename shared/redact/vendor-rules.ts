@@ -45,7 +45,6 @@ export const VENDORS: readonly Vendor[] = [
   { id: "pulumi-token", prefixes: ["pul-"], body: "pul-(?<body>[a-f0-9]{40})" },
   { id: "atlassian-api-token", prefixes: ["ATATT3"], body: "ATATT3(?<body>[A-Za-z0-9_=-]{150,250})" },
   { id: "hashicorp-vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: "hv[sbr]\\.(?<body>[A-Za-z0-9_-]{24,200})" },
-  { id: "terraform-cloud-token", prefixes: [".atlasv1."], body: "[A-Za-z0-9]{14}\\.atlasv1\\.(?<body>[A-Za-z0-9_=-]{60,70})" },
   { id: "sentry-token", prefixes: ["sntrys_", "sntryu_"], body: "(?:sntrys_(?<body>eyJ[A-Za-z0-9+/=_-]{40,400})|sntryu_[a-f0-9]{64})" },
   { id: "stripe-webhook-secret", prefixes: ["whsec_"], body: "whsec_(?<body>[A-Za-z0-9+/]{32,64})" },
   { id: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}" },
@@ -119,20 +118,43 @@ const WEBHOOK_URLS = regexRule({
   },
 });
 
+/**
+ * For formats whose literal sits in the middle (`<14>.atlasv1.<67>`, `<id>:AA<33>`,
+ * `<32 hex>-us12`): the regex starts at the literal, so it is searched for like a prefix rather
+ * than tried at every letter, and the part before it is read backwards here, bounded.
+ */
+const withHead = (rule: string, head: RegExp, minEntropy: number): Classify => (match) => {
+  const before = match.input.slice(Math.max(0, match.index - 40), match.index);
+  const found = head.exec(before);
+  if (found === null) return undefined;
+  const start = match.index - found[0].length;
+  const body = found[0] + (match.groups?.body ?? "");
+  if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
+  return { start, end: match.index + match[0].length, rule };
+};
+
+/** Terraform Cloud / HCP Terraform tokens: 14 characters, `.atlasv1.`, 60 to 70 more. */
+const TERRAFORM = regexRule({
+  ids: ["terraform-cloud-token"],
+  prefixes: [".atlasv1."],
+  pattern: /\.atlasv1\.(?<body>[A-Za-z0-9_=-]{60,70})(?![A-Za-z0-9_=-])/dg,
+  classify: withHead("terraform-cloud-token", /(?<![A-Za-z0-9_-])[A-Za-z0-9]{14}$/, 3),
+});
+
 /** Telegram bot tokens: the bot's numeric id, `:AA`, then 33 characters. */
 const TELEGRAM = regexRule({
   ids: ["telegram-bot-token"],
   prefixes: [":AA"],
-  pattern: /(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA(?<body>[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])/dg,
-  classify: random("telegram-bot-token", 3.5),
+  pattern: /:AA(?<body>[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])/dg,
+  classify: withHead("telegram-bot-token", /(?<![A-Za-z0-9_:-])[0-9]{8,10}$/, 3.5),
 });
 
 /** Mailchimp API keys: 32 hex characters and the data centre, `-us1` to `-us99`. */
 const MAILCHIMP = regexRule({
   ids: ["mailchimp-api-key"],
   prefixes: ["-us"],
-  pattern: /(?<![A-Za-z0-9_-])(?<body>[a-f0-9]{32})-us[0-9]{1,2}(?![A-Za-z0-9_-])/dg,
-  classify: random("mailchimp-api-key", 3),
+  pattern: /-us[0-9]{1,2}(?![A-Za-z0-9_-])/dg,
+  classify: withHead("mailchimp-api-key", /(?<![A-Za-z0-9_-])[a-f0-9]{32}$/, 3),
 });
 
 export const VENDOR_RULES: readonly Rule[] = [
@@ -146,6 +168,7 @@ export const VENDOR_RULES: readonly Rule[] = [
   ),
   AZURE_AD_SECRET,
   WEBHOOK_URLS,
+  TERRAFORM,
   TELEGRAM,
   MAILCHIMP,
 ];
