@@ -102,7 +102,7 @@ function readError(error: HandoffError): HandoffError {
     revoked: ["this share link was revoked by its owner", "ask the sender for a new link"],
     exhausted: ["this share link has used up all its views", "ask the sender to publish it again with more views"],
     not_found: ["no handoff exists at this share link (wrong or cut URL, or deleted after expiry)", "check that the whole URL was copied"],
-    unauthorized: ["this is a team link and no team token was sent", "set HANDOFF_TEAM_TOKEN (or team_token in the config file) for this server"],
+    unauthorized: ["this is a team link and no team token was sent", "set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER naming this server, or a team_token for it in the config file"],
     forbidden: ["this team link belongs to another team than your team token", "ask the sender to share it with your team, or as a link"],
   };
   const entry = plain[error.reason];
