@@ -54,7 +54,14 @@ async function withCredentialHint<T>(server: string, sent: BoundToken | undefine
   try {
     return await call();
   } catch (error) {
-    if (!isHandoffError(error) || error.reason !== "unauthorized" || sent !== undefined) throw error;
+    if (!isHandoffError(error) || error.reason !== "unauthorized") throw error;
+    if (sent !== undefined) {
+      throw new HandoffError("unauthorized", `the team token bound to ${server} was refused`, {
+        hint: "it may be revoked or mistyped; ask your operator for a new one",
+        details: { ...error.details, server },
+        cause: error,
+      });
+    }
     throw new HandoffError("unauthorized", `no credential for ${server}: this is a team link and no team token was sent`, {
       hint: `if you are on that team, set HANDOFF_TEAM_TOKEN together with HANDOFF_SERVER=${server}, or add a "team_token" for ${server} to the config file (docs/cli.md)`,
       details: { ...error.details, server },
