@@ -25,19 +25,21 @@ const AUTHORIZATION_HEADER: Rule = {
     // The header name and separator only: the value is read by hand below, so the next search
     // starts right after what was read (a line can hold several headers).
     const header = /(?<![A-Za-z0-9_])(?:proxy-)?authorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?/gi;
+    const scheme = /[A-Za-z][A-Za-z0-9_-]{0,30}[ \t]+/y;
+    const word = /[^\s,;"'`]{1,4096}/y;
+    const line = /[^\n\r]{1,4096}/y;
     let count = 0;
     for (let match = header.exec(text); match !== null; match = header.exec(text)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
       const start = match.index + match[0].length;
-      const scheme = /[A-Za-z][A-Za-z0-9_-]{0,30}[ \t]+/y;
       scheme.lastIndex = start;
       const named = scheme.exec(text);
       if (named === null) {
-        const word = /[^\s,;"'`]{1,4096}/y;
         word.lastIndex = start;
         const value = word.exec(text)?.[0] ?? "";
         header.lastIndex = start + value.length;
-        if (looksSecret(value, { password: false })) ctx.emit(start, start + value.length, "authorization-header");
+        // A value ending in ':' or '=' is the next header's name, not a credential.
+        if (value.length >= 10 && !/[:=]$/.test(value) && looksSecret(value, { password: false })) ctx.emit(start, start + value.length, "authorization-header");
         continue;
       }
       const name = named[0].trim().toLowerCase();
@@ -45,7 +47,7 @@ const AUTHORIZATION_HEADER: Rule = {
       header.lastIndex = from;
       if (name === "bearer" || name === "basic") continue; // their own rules
       const parameters = PARAMETER_SCHEMES.has(name);
-      const value = parameters ? /[^\n\r]{1,4096}/y : /[^\s,;"'`]{1,4096}/y;
+      const value = parameters ? line : word;
       value.lastIndex = from;
       const credentials = (value.exec(text)?.[0] ?? "").replace(/[ \t\\]+$/, "");
       header.lastIndex = from + credentials.length;
