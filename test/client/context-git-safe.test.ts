@@ -69,7 +69,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe("handoff context runs nothing the repository configures", () => {
   it("compiles the diffs with every configured command left unrun", async () => {
-    const run = await runCli(["context", "_meta/m.json", "--json"], { cwd: repo, env, timeoutMs: 30_000 });
+    const run = await runCli(["context", "_meta/m.json", "--json"], { cwd: repo, env });
     expect(run.code, run.stderr).toBe(0);
     const pieces = (JSON.parse(run.stdout) as { bundle: { pieces: { selector: string; outcome: string; text: string }[] } }).bundle.pieces;
     expect(pieces.map((p) => p.outcome)).toEqual(["resolved", "resolved", "resolved"]);
