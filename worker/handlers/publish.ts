@@ -5,7 +5,6 @@ import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
 import { readBoundedBody } from "../http/body.js";
-import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
 import { putBody } from "../storage/bodies-r2.js";
 import { accessFor } from "../storage/durable-objects.js";
 import { putTeamEntry } from "../storage/meta-kv.js";
@@ -30,7 +29,6 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const env = c.env;
   const config = readConfig(env);
   const credential = await resolveCredential(env, c.req.header("Authorization"));
-  await enforceRateLimit(env.PUBLISH_LIMITER, await clientKey(c.req.raw, credential.kind === "anonymous" ? null : credential.hash), config.rateLimitPeriodSeconds);
   const parsed = parsePublishOptions(c.req.query(), config.expiry);
   if (!parsed.ok) throw parsed.error;
   const options = parsed.value;
