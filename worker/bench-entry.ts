@@ -21,7 +21,9 @@ app.get("/bench/constant", (c) =>
 
 import { accessFor } from "./storage/durable-objects.js";
 import { getBody } from "./storage/bodies-r2.js";
-app.get("/bench/do/:id", async (c) => { const d = await accessFor(c.env, c.req.param("id")).consumeView(null); return c.body(constantBody, d.ok ? 200 : 500); });
+import { READ_TOKEN_HEADER } from "../shared/crypto/read-token.js";
+import { sha256Base64Url } from "../shared/tokens.js";
+app.get("/bench/do/:id", async (c) => { const d = await accessFor(c.env, c.req.param("id")).consumeView(null, await sha256Base64Url(c.req.header(READ_TOKEN_HEADER) ?? "")); return c.body(constantBody, d.ok ? 200 : 500); });
 app.get("/bench/peek/:id", async (c) => { const d = await accessFor(c.env, c.req.param("id")).peek(null); return c.body(constantBody, d.ok ? 200 : 500); });
 app.get("/bench/r2/:id", async (c) => { const o = await getBody(c.env.BODIES, c.req.param("id")); return new Response(o!.body, {headers: {"Content-Length": String(o!.size)}}); });
 app.get("/bench/limit", async (c) => { await c.env.READ_LIMITER.limit({ key: "x" }); return c.body(constantBody); });

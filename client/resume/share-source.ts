@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { resolvePublishConfig } from "../config.js";
@@ -21,7 +22,7 @@ export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | un
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const ciphertext = await fetchCiphertext(server, id, teamToken, callOptionsFor(io.env));
+  const ciphertext = await fetchCiphertext(server, id, await deriveReadToken(key), teamToken, callOptionsFor(io.env));
   const { plaintext } = await openHandoff(ciphertext, key);
   return plaintext;
 }

@@ -157,7 +157,7 @@ describe("the share page in a browser", () => {
     await page.close();
   });
 
-  it("says the key is wrong when it does not decrypt (after spending the view it took to find out)", async () => {
+  it("says the key is wrong when it does not match, and the server spends no view on it", async () => {
     const { url } = await publish("secret plan", 2);
     const wrongKey = randomBytes(32).toString("base64url");
     const { page } = await visit(`${url.slice(0, url.indexOf("#"))}#${wrongKey}`);
@@ -166,6 +166,24 @@ describe("the share page in a browser", () => {
     expect(await text(page, "error")).toMatch(/cannot be decrypted: the key in the link \(after #\) is wrong/);
     expect(await visible(page, "document")).toBe(false);
     expect(await page.content()).not.toContain("secret plan");
+    expect(await viewsLeft(url)).toBe(2);
+    await page.close();
+  });
+
+  it("a 1-view link cannot be spent with the id alone, and the page still opens it", async () => {
+    const { url } = await publish("only for the key holder", 1);
+    const api = url.slice(0, url.indexOf("#")).replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1");
+    const idAlone = await fetch(api, { signal: AbortSignal.timeout(10_000) });
+    expect(idAlone.status).toBe(422);
+    await idAlone.body?.cancel();
+    expect(await viewsLeft(url)).toBe(1);
+    const { page, requests } = await visit(url);
+    await settled(page);
+    await openIt(page);
+    expect(await text(page, "text")).toBe("only for the key holder");
+    expect(await viewsLeft(url)).toBe(0);
+    const key = url.slice(url.indexOf("#") + 1);
+    expect(requests.filter((request) => request.includes(key))).toEqual([]);
     await page.close();
   });
 

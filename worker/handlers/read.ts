@@ -1,6 +1,7 @@
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/tokens.js";
+import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { isHandoffId, sha256Base64Url } from "../../shared/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readerTeam } from "../http/auth.js";
 import { getBody } from "../storage/bodies-r2.js";
@@ -18,6 +19,14 @@ async function admitReader(c: AppContext): Promise<string | null> {
   return (await readerTeam(c.env, c.req.header("Authorization"))).team;
 }
 
+/**
+ * The SHA-256 of the read token a reader sent, null when it sent none. A malformed token is hashed
+ * like any other: it cannot match, and the answer is the same "does not match" as a wrong one.
+ */
+async function presentedReadHash(header: string | undefined): Promise<string | null> {
+  return header === undefined ? null : sha256Base64Url(header);
+}
+
 /** `GET /v1/handoffs/:id`: the body bytes; counts one view, decided by the handoff's Durable Object. */
 export async function readHandoff(c: AppContext): Promise<Response> {
   // Hono answers HEAD by running the GET handler; here that would spend a view for nothing.
@@ -27,9 +36,10 @@ export async function readHandoff(c: AppContext): Promise<Response> {
   const id = handoffId(c);
   const team = await admitReader(c);
   const access = accessFor(c.env, id);
+  const readHash = await presentedReadHash(c.req.header(READ_TOKEN_HEADER));
   // The body is fetched while the Durable Object decides, so a read costs the slower of the two
   // round trips, not their sum. It is only sent if the decision allows it.
-  const [decision, object] = await Promise.all([access.consumeView(team), getBody(c.env.BODIES, id)]);
+  const [decision, object] = await Promise.all([access.consumeView(team, readHash), getBody(c.env.BODIES, id)]);
   if (!decision.ok) {
     await object?.body.cancel();
     throw accessDenied(decision);

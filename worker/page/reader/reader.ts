@@ -7,6 +7,7 @@ import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import { openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
+import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
 import { PAGE_IDS, type PageId } from "../page-ids.js";
@@ -39,10 +40,10 @@ function fail(page: Page, problem: string): void {
 }
 
 /** A GET that answers the response, or the problem in plain words. */
-async function get(url: string): Promise<Result<Response, string>> {
+async function get(url: string, headers: Record<string, string> = {}): Promise<Result<Response, string>> {
   let response: Response;
   try {
-    response = await fetch(url, { cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+    response = await fetch(url, { cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer", headers });
   } catch {
     return err(problemWords("network"));
   }
@@ -67,11 +68,16 @@ function showMeta(page: Page, meta: HandoffMeta): void {
   page.meta.hidden = false;
 }
 
+/** The body (spends a view): sends the read token derived from the key, never the key itself. */
+async function fetchBody(api: string, key: string): Promise<Result<Response, string>> {
+  return get(api, { [READ_TOKEN_HEADER]: await deriveReadToken(key) });
+}
+
 async function openDocument(page: Page, api: string, key: string, meta: HandoffMeta): Promise<void> {
   const button = page.open as HTMLButtonElement;
   button.disabled = true;
   say(page, "Opening…");
-  const response = await get(api);
+  const response = await fetchBody(api, key);
   if (!response.ok) {
     button.hidden = true;
     return fail(page, response.error);
