@@ -181,7 +181,7 @@ describe("the share page in a browser", () => {
     await settled(page);
     await openIt(page);
     expect(await text(page, "text")).toBe("only for the key holder");
-    expect(await viewsLeft(url)).toBe(0);
+    expect(await text(page, "views")).toBe("0 of 1");
     const key = url.slice(url.indexOf("#") + 1);
     expect(requests.filter((request) => request.includes(key))).toEqual([]);
     await page.close();
