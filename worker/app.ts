@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./bindings.js";
-import { addPublishToken, addTeamToken, createTeam, listTeams } from "./handlers/admin.js";
+import { addPublishToken, addTeamToken, createTeam, listTeams, listTokens, revokeToken } from "./handlers/admin.js";
 import { health } from "./handlers/health.js";
 import { publishHandoff } from "./handlers/publish.js";
 import { readHandoff, readHandoffMeta } from "./handlers/read.js";
@@ -37,5 +37,7 @@ export function createApp(): Hono<AppEnv> {
   app.get("/v1/admin/teams", write, listTeams);
   app.post("/v1/admin/teams/:name/tokens", write, addTeamToken);
   app.post("/v1/admin/publish-tokens", write, addPublishToken);
+  app.get("/v1/admin/tokens", write, listTokens);
+  app.delete("/v1/admin/tokens/:id", write, revokeToken);
   return app;
 }

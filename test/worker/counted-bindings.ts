@@ -3,12 +3,15 @@
 // run as usual; the counts are evidence of what a request touched, not a stand-in for it.
 export interface CountedNamespace<T extends object> {
   binding: T;
-  /** Stubs made plus calls made on them since the last reset. */
+  /** Stubs made plus calls made on them. */
   touches(): number;
+  /** Every name asked of `idFromName`, in order: which objects a request chose. */
+  names: string[];
 }
 
 export function countedNamespace<T extends object>(namespace: T): CountedNamespace<T> {
   let touches = 0;
+  const names: string[] = [];
   const countedStub = (stub: object) =>
     new Proxy(stub, {
       get(target, property) {
@@ -31,8 +34,14 @@ export function countedNamespace<T extends object>(namespace: T): CountedNamespa
           return countedStub(Reflect.apply(value, target, args) as object);
         };
       }
+      if (property === "idFromName") {
+        return (...args: unknown[]) => {
+          names.push(String(args[0]));
+          return Reflect.apply(value, target, args);
+        };
+      }
       return (...args: unknown[]) => Reflect.apply(value, target, args);
     },
   });
-  return { binding, touches: () => touches };
+  return { binding, touches: () => touches, names };
 }
