@@ -26,16 +26,15 @@ export async function resolveCredential(env: Bindings, header: string | undefine
 }
 
 /**
- * The reader's team: only a known team token counts. Anything else (no header, a stray or stale
- * token) reads as "no team", so a link-scoped read never fails on a credential it does not need;
- * a team-scoped handoff then answers 401.
+ * The reader's team: only a live team token counts. Anything else (no header, a stray, stale or
+ * revoked token) reads as "no team", so a link-scoped read never fails on a credential it does
+ * not need; a team-scoped handoff then answers 401.
  */
-export async function readerTeam(env: Bindings, header: string | undefined): Promise<{ team: string | null; hash: string | null }> {
+export async function readerTeam(env: Bindings, header: string | undefined): Promise<string | null> {
   const token = bearerToken(header);
-  if (typeof token !== "string" || tokenKind(token) !== "team") return { team: null, hash: null };
-  const hash = await sha256Base64Url(token);
-  const record = await credentialFor(env, hash).resolve();
-  return record?.kind === "team" && record.team !== null ? { team: record.team, hash } : { team: null, hash: null };
+  if (typeof token !== "string" || tokenKind(token) !== "team") return null;
+  const record = await credentialFor(env, await sha256Base64Url(token)).resolve();
+  return record?.kind === "team" && record.team !== null ? record.team : null;
 }
 
 /** The owner token's hash from a DELETE, or a 401 when it is missing or not an owner token. */
