@@ -94,7 +94,8 @@ export async function startReaderWorld(): Promise<ReaderWorld> {
       const args = ["publish", file, "--server", url, "--max-views", String(options.maxViews ?? 2), "--no-redact"];
       if (options.expires !== undefined) args.push("--expires", options.expires);
       if (options.teamToken !== undefined) args.push("--scope", "team");
-      const published = (await cli(args, options.teamToken === undefined ? {} : { HANDOFF_TEAM_TOKEN: options.teamToken })) as { url: string; id: string };
+      // An environment token is bound to HANDOFF_SERVER and applies only with it (docs/cli.md).
+      const published = (await cli(args, options.teamToken === undefined ? {} : { HANDOFF_SERVER: url, HANDOFF_TEAM_TOKEN: options.teamToken })) as { url: string; id: string };
       return { url: published.url, id: published.id, fileName: basename(file), bytes: readFileSync(file) };
     },
     async teamToken() {
