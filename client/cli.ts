@@ -3,6 +3,7 @@ import { EXIT, type ExitCode, HandoffError, errorBody, exitCodeFor, isHandoffErr
 import type { CommandSpec, FlagSpecs, FlagValues, Outcome } from "./command.js";
 import { commandHelp, mainHelp, suggestCommands } from "./help.js";
 import { type Io, processIo } from "./io.js";
+import { jsonForTerminal, terminalSafe } from "./platform/terminal.js";
 import { COMMANDS, COMMON_FLAGS, createSpec, VERSION } from "./registry.js";
 
 /**
@@ -43,7 +44,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     const result = await impl.run({ flags: flags as FlagValues<FlagSpecs>, positionals, io });
     const human = impl.human(result, { json: Boolean(flags.json), color: io.color });
     if (human.err && !flags.quiet) io.err(human.err);
-    if (flags.json) io.out(JSON.stringify(impl.json ? impl.json(result) : result, null, 2));
+    if (flags.json) io.out(jsonForTerminal(impl.json ? impl.json(result) : result));
     else if (human.out !== undefined) io.out(human.out);
     return exitCodeForOutcome(impl.outcome(result));
   } catch (error) {
@@ -111,9 +112,11 @@ export function reportError(error: unknown, io: Io, opts: { json: boolean; verbo
         hint: "rerun with --verbose and report the output",
         cause: error,
       });
-  if (opts.json) io.out(JSON.stringify(errorBody(handoffError), null, 2));
-  io.err(`handoff: ${handoffError.message}`);
-  if (handoffError.hint) io.err(`  ${handoffError.hint}`);
+  if (opts.json) io.out(jsonForTerminal(errorBody(handoffError)));
+  // Messages quote servers, files and git: shown escaped, never able to drive the terminal (a
+  // server's own words were already put on one line by errorFromResponse).
+  io.err(`handoff: ${terminalSafe(handoffError.message)}`);
+  if (handoffError.hint) io.err(`  ${terminalSafe(handoffError.hint)}`);
   if (opts.verbose && handoffError.cause !== undefined) {
     const cause = handoffError.cause;
     io.err(cause instanceof Error && cause.stack ? cause.stack : String(cause));

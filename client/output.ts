@@ -15,12 +15,12 @@ export function formatCreateReport(result: CreateResult, options: { closing?: bo
   if (metadata.keywords.length > 0) lines.push(`  keywords: ${metadata.keywords.map(oneLine).join(", ")}`);
   if (metadata.resume_focus) lines.push(`  focus: ${oneLine(metadata.resume_focus)}`);
   lines.push(`  git: ${git ? describeGit(git, metadata.repository) : `none (cwd ${metadata.cwd})`}`);
-  for (const note of result.notes) lines.push(`  note: ${note}`);
+  for (const note of result.notes) lines.push(`  note: ${oneLine(note)}`);
   lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)}`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
-    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+    for (const warning of result.warnings) lines.push(`  - ${oneLine(warning.message)}`);
   }
   // With --publish the share URL, not the local path, is what the next session resumes from.
   if (options.closing !== false) lines.push("", "Resume in a new session with:");
@@ -32,7 +32,7 @@ function describeGit(git: NonNullable<CreateResult["git"]>, repository: string |
   const at = git.head ? ` at ${git.head.slice(0, 12)}` : " (no commits)";
   const state = git.dirty > 0 ? `, ${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}` : ", clean";
   const ahead = git.ahead ? `, ${git.ahead} ahead of ${git.upstream}` : "";
-  return `${repository ?? git.namespace}, ${where}${at}${state}${ahead}`;
+  return oneLine(`${repository ?? git.namespace}, ${where}${at}${state}${ahead}`);
 }
 
 /** The kernel manifest's report: its identity and provenance, where it went, warnings. */
@@ -43,12 +43,12 @@ export function formatKernelReport(result: KernelCreateResult, options: { closin
     `Captured kernel manifest "${oneLine(String(identity.name))}"`,
     `  provenance: branch ${oneLine(String(provenance.branch))} at ${String(provenance.commit).slice(0, 12)}, ${provenance.dirty ? "dirty (tree hash recorded)" : "clean"}${artifacts ? `, ${artifacts} pinned artifact${artifacts === 1 ? "" : "s"}` : ""}`,
   ];
-  for (const note of result.notes) lines.push(`  note: ${note}`);
+  for (const note of result.notes) lines.push(`  note: ${oneLine(note)}`);
   lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)} (validated)`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
-    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+    for (const warning of result.warnings) lines.push(`  - ${oneLine(warning.message)}`);
   }
   // With --publish the share URL, not the local path, is what the next session resumes from.
   if (options.closing !== false) lines.push("", "Resume in a new session with:");

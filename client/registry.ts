@@ -11,12 +11,13 @@ const PUBLISH_FLAGS = {
   expires: { type: "string", value: "D", description: "How long the link lives: 30m, 12h, 7d, 1w (server default 7d; 5m to 30d)." },
   "max-views": { type: "string", value: "N", description: `Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry).` },
   scope: { type: "string", value: "S", choices: ["link", "team"], description: "link (anyone with the URL, the default) or team (your team's tokens only)." },
-  server: { type: "string", value: "URL", description: 'Publishing server (else HANDOFF_SERVER, else "server" in the config file).' },
+  server: { type: "string", value: "URL", description: "Publishing server (else HANDOFF_SERVER, else the config file's default server); tokens go only to the server they are bound to." },
 } as const satisfies FlagSpecs;
 
 const NO_REDACT = { type: "boolean", description: "Do not replace secrets by [REDACTED:<rule>] (prints a warning)." } as const;
 
-const SERVER_ENV = `Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file);
+const SERVER_ENV = `Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file; the tokens
+are bound to HANDOFF_SERVER and unused without it: a token is only ever sent to its own server);
 HANDOFF_HTTP_TIMEOUT_MS overrides how long to wait for the server (default 20000 to publish,
 15000 to read, revoke or list).`;
 
@@ -62,6 +63,10 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
     in: { type: "string", value: "DIR", description: "Search this folder instead of the managed store." },
     limit: { type: "string", value: "N", description: "Shortlist length, 1 to 100 (default 5)." },
     "max-candidates": { type: "string", value: "N", description: "Files considered per folder, most recent first (default 1000); a cut is stated." },
+    "url-stdin": {
+      type: "boolean",
+      description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
+    },
     peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },
   },
   exits: { 0: "shortlist or orientation", 1: "nothing matched, source insufficient, or hard divergence", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },

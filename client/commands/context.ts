@@ -8,6 +8,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { matchGlob } from "../../shared/glob.js";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { implement } from "../command.js";
+import { oneLine, terminalSafe } from "../platform/terminal.js";
 import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../context-io.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
 import { writeNewPrivateFile } from "../private-file.js";
@@ -80,10 +81,11 @@ export const command = implement<typeof contextSpec>()({
     return { manifest: source, repository: root, bundle, receipt, out: out ?? null, receipt_path: receiptPath ?? null, unmet: unmetRequired(bundle) };
   },
   human(result, { json }) {
-    const lines = [summary(result.bundle, result.receipt, { root: result.repository, out: result.out ?? undefined, receiptPath: result.receipt_path ?? undefined, json })];
+    // Selectors come from the manifest, notes from git: escaped before the terminal sees them.
+    const lines = [terminalSafe(summary(result.bundle, result.receipt, { root: result.repository, out: result.out ?? undefined, receiptPath: result.receipt_path ?? undefined, json }))];
     if (result.unmet.length > 0) {
       lines.push(`handoff: ${result.unmet.length} required selector${result.unmet.length === 1 ? "" : "s"} not loaded:`);
-      for (const u of result.unmet) lines.push(`  ${u.selector}: ${u.why}`);
+      for (const u of result.unmet) lines.push(oneLine(`  ${u.selector}: ${u.why}`));
       lines.push("  fix the manifest's context.required (or the repository) and rerun");
     } else if (result.receipt.status === "maximum_exceeded") {
       lines.push("handoff: maximum_exceeded: the context is over budget.max_tokens; narrow the selectors or raise the maximum");

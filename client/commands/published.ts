@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { implement } from "../command.js";
-import { configDirFor } from "../config.js";
+import { type BoundToken, configDirFor } from "../config.js";
 import { oneLine } from "../platform/terminal.js";
 import type { publishedSpec } from "../registry.js";
 import { listPublished, publishedState } from "../published-store.js";
@@ -33,6 +33,18 @@ export const command = implement<typeof publishedSpec>()({
     const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
     const call = callOptionsFor(io.env);
     const { records, warnings } = await listPublished(configDir);
+    // One config read per server, its warnings shown once (and always: a token file others could read).
+    const shown = new Set<string>();
+    const onceIo: typeof io = {
+      ...io,
+      err: (text) => {
+        if (shown.has(text)) return;
+        shown.add(text);
+        io.err(text);
+      },
+    };
+    const tokens = new Map<string, Promise<BoundToken | undefined>>();
+    const teamTokenOf = (server: string) => tokens.get(server) ?? tokens.set(server, teamTokenFor(server, onceIo)).get(server)!;
     const entries = await Promise.all(
       records.map(async (record): Promise<Entry> => {
         const local = publishedState(record);
@@ -58,12 +70,9 @@ export const command = implement<typeof publishedSpec>()({
           return entry;
         }
         // A team link's metadata answers only to a token of its team, which the owner holds.
-        const teamToken = record.scope === "team" ? await teamTokenFor(record.server, io) : undefined;
-        if (record.scope === "team" && teamToken === undefined) {
-          entry.state = "unknown";
-          entry.state_reason = "a team link's state needs a team token: set HANDOFF_TEAM_TOKEN or team_token in the config file";
-          return entry;
-        }
+        const teamToken = record.scope === "team" ? await teamTokenOf(record.server) : undefined;
+        // Without a token bound to its server the link is still asked about, anonymously: the
+        // server may answer (expired, gone); a refusal is then explained as the missing token.
         try {
           const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
           entry.views_left = meta.views_left;
@@ -71,7 +80,14 @@ export const command = implement<typeof publishedSpec>()({
         } catch (error) {
           const reason = (error as { reason?: string }).reason;
           entry.state = reason === "expired" || reason === "revoked" || reason === "exhausted" ? reason : reason === "not_found" ? "gone" : "unknown";
-          if (entry.state === "unknown") entry.state_reason = error instanceof Error ? error.message : String(error);
+          if (entry.state === "unknown") {
+            entry.state_reason =
+              record.scope === "team" && teamToken === undefined
+                ? `a team link's state needs a team token bound to ${record.server}: set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${record.server}, or a team_token for it in the config file`
+                : error instanceof Error
+                  ? error.message
+                  : String(error);
+          }
         }
         return entry;
       }),
@@ -79,13 +95,14 @@ export const command = implement<typeof publishedSpec>()({
     return { published: entries, warnings };
   },
   human(result) {
-    const warnings = result.warnings.map((w) => `warning: ${w}`);
+    const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     if (result.published.length === 0) return { err: [...warnings, "Nothing published from this machine yet ('handoff publish FILE' or 'handoff create --publish')."].join("\n") };
     const lines: string[] = [];
     for (const e of result.published) {
       const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
-      lines.push(`${e.state.padEnd(9)} ${e.id}  ${oneLine(e.title ?? e.local_path ?? "")}`);
-      lines.push(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
+      // Titles come from the handoff's author, urls from the server: escaped, never raw.
+      lines.push(oneLine(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`));
+      lines.push(oneLine(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`));
       if (e.state_reason) lines.push(`          (${oneLine(e.state_reason)})`);
     }
     return { out: lines.join("\n"), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };

@@ -15,6 +15,7 @@ import { formatNothingFound, formatOrientation, formatShortlist } from "../resum
 import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
+import { oneLine } from "../platform/terminal.js";
 
 const URL_TIMEOUT_MS = 15_000;
 
@@ -27,6 +28,17 @@ export const command = implement<typeof resumeSpec>()({
   async run({ flags, positionals, io }): Promise<ResumeResult> {
     const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
     const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
+    if (flags["url-stdin"]) {
+      if (positionals.length > 0 || flags.in !== undefined) {
+        throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+      }
+      const selection = await urlFromStdin(io);
+      if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
+      const text = await readSource(selection, io);
+      const { orientFromText } = await import("../resume/orient.js");
+      const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env });
+      return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+    }
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
     let keywords = positionals;
@@ -67,13 +79,13 @@ export const command = implement<typeof resumeSpec>()({
   human(result, { color }): HumanOutput {
     if (result.kind === "peek") {
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
-      return { out: `${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)` };
+      return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)`) };
     }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
       return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
     }
-    const warnings = result.warnings.map((w) => `warning: ${w}`);
+    const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     const { overBound } = result.searched.skipped;
     if (overBound > 0) {
       warnings.push(`note: ${overBound} older file${overBound === 1 ? " was" : "s were"} not considered (--max-candidates ${result.filters.max_candidates} per folder, most recent first); raise --max-candidates to search them`);
@@ -95,6 +107,21 @@ async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../resume/share-source.js");
   return peekShareUrl(selection.url, io);
+}
+
+/** A share URL is short; more than this on stdin is not one. */
+const URL_STDIN_LIMIT = 8 * 1024;
+
+/** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
+async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
+  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+  const bytes = await readStdin(io, URL_STDIN_LIMIT);
+  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_STDIN_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
+  const url = new TextDecoder().decode(bytes).trim();
+  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
+    throw new HandoffError("usage", "--url-stdin: stdin must hold one http(s) share URL and nothing else", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+  }
+  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
 type Selection =

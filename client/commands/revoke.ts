@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { HandoffError } from "../../shared/errors.js";
 import { implement } from "../command.js";
+import { isShareUrl, parseShareUrl, sameServer } from "../../shared/share-url.js";
 import { configDirFor } from "../config.js";
 import { findPublished, markRevoked } from "../published-store.js";
 import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
@@ -23,7 +24,15 @@ export const command = implement<typeof revokeSpec>()({
         hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
       });
     }
-    await revokeOnServer(record.server, record.id, record.owner_token, callOptionsFor(io.env));
+    // The owner token goes to the server that issued it, and a link naming another server is refused
+    // rather than followed: the id alone must not decide where an owner token is sent.
+    const named = isShareUrl(target) ? parseShareUrl(target) : undefined;
+    if (named?.ok && !sameServer(named.value.server, record.server)) {
+      throw new HandoffError("not_found", `no owner token for ${named.value.server} on this machine: you published ${record.id} on ${record.server}`, {
+        hint: `check the link; to revoke yours, run 'handoff revoke ${record.id}'`,
+      });
+    }
+    await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, callOptionsFor(io.env));
     const updated = await markRevoked(configDir, record.id);
     return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
   },

@@ -4,6 +4,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { implement } from "../command.js";
 import { resolvePublishConfig } from "../config.js";
 import { callOptionsFor, fetchTeamListing } from "../publish/server-api.js";
+import { oneLine } from "../platform/terminal.js";
 import type { teamSpec } from "../registry.js";
 
 export interface TeamResult {
@@ -22,15 +23,15 @@ export const command = implement<typeof teamSpec>()({
     }
     if (!config.teamToken) {
       throw new HandoffError("not_configured", `listing your team's links needs a team token for ${config.server}`, {
-        hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team)`,
+        hint: `set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${config.server}, or a "team_token" for ${config.server} in ${config.configPath} (ask your operator: npm run team)`,
       });
     }
     const server = config.server;
-    const listing = await io.progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, config.teamToken, callOptionsFor(io.env)));
+    const listing = await io.progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, { value: config.teamToken, server }, callOptionsFor(io.env)));
     return { server, team: listing.team, handoffs: listing.handoffs.map((h) => ({ ...h, link: `${server}${h.url}` })), warnings: config.warnings };
   },
   human(result) {
-    const warnings = result.warnings.map((w) => `warning: ${w}`);
+    const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     if (result.handoffs.length === 0) return { err: [...warnings, `No live links for team ${result.team} on ${result.server}.`].join("\n") };
     const lines = result.handoffs.map((h) => `${h.created_at}  ${h.link}  ${h.max_views === null ? "unlimited views" : `max ${h.max_views} views`}, expires ${h.expires_at}, ${h.size} bytes`);
     return {

@@ -5,6 +5,7 @@ import { type ValidateReport, validateDocumentText } from "../../shared/validate
 import { implement } from "../command.js";
 import { symlinkEscapes } from "../kernel-paths.js";
 import { readTextFile } from "../read-file.js";
+import { oneLine, terminalSafe } from "../platform/terminal.js";
 import type { validateSpec } from "../registry.js";
 
 /** The report, or why the file could not be read at all (validate's exit 2, like unparseable). */
@@ -24,7 +25,7 @@ export const command = implement<typeof validateSpec>()({
     return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) });
   },
   human: (report) =>
-    report.format === null ? { err: `handoff validate: ${report.unparseable}${"hint" in report && report.hint ? `\n  ${report.hint}` : ""}` } : { out: formatReport(report) },
+    report.format === null ? { err: `handoff validate: ${terminalSafe(report.unparseable ?? "")}${"hint" in report && report.hint ? `\n  ${terminalSafe(String(report.hint))}` : ""}` } : { out: formatReport(report) },
   outcome: (report) => (report.unparseable !== undefined ? "unparseable" : report.valid ? "ok" : "invalid_document"),
 });
 
@@ -34,7 +35,8 @@ function formatReport(report: ValidateReport): string {
   const verdict = report.valid ? "valid" : report.unparseable !== undefined ? "unparseable" : "invalid";
   const problems = report.valid ? "" : `, ${plural(report.issues.length, "problem")}`;
   const lines = [`${report.file}: ${verdict} ${report.format}${problems}${warned}`];
-  for (const issue of report.issues) lines.push(`  ${issue.path || "(document)"}: ${issue.message}`);
-  for (const warning of report.warnings) lines.push(`  warning: ${warning.path || "(document)"}: ${warning.message}`);
+  // Issue messages quote the document: escaped before the terminal sees them.
+  for (const issue of report.issues) lines.push(oneLine(`  ${issue.path || "(document)"}: ${issue.message}`));
+  for (const warning of report.warnings) lines.push(oneLine(`  warning: ${warning.path || "(document)"}: ${warning.message}`));
   return lines.join("\n");
 }

@@ -10,6 +10,15 @@ import { execFile } from "node:child_process";
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" };
 const GIT_TIMEOUT_MS = 30_000;
 
+/**
+ * `-c` settings on every git call, since the repository read may be someone else's: git runs
+ * nothing the repository's config names. No fsmonitor command (`core.fsmonitor`), no hooks
+ * (`core.hooksPath`), no external diff (`diff.external`; pass `--no-ext-diff` to diff too, which
+ * also covers `diff.<driver>.command`). Textconv drivers need `--no-textconv` on the diff itself,
+ * and clean/smudge filters are named per driver: client/git.ts `safeGitArgs` switches them off.
+ */
+export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
+
 export interface GitRun<T extends string | Buffer = string> {
   /** git's exit code; 128 when it could not run or was stopped. */
   code: number;
@@ -33,7 +42,7 @@ export function runGit(args: string[], options: GitOptions & { binary?: boolean 
   return new Promise((done) => {
     execFile(
       "git",
-      args,
+      [...GIT_SAFE_CONFIG, ...args],
       { cwd: options.cwd, env: { ...options.env, ...GIT_ENV }, maxBuffer: options.maxBytes ?? 64 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, encoding: options.binary ? "buffer" : "utf8" },
       (error, stdout, stderr) => {
         if (!error) return done({ code: 0, stdout });

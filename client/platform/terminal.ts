@@ -4,21 +4,18 @@
  * `terminalSafe` / `oneLine`, so a document cannot drive the terminal.
  */
 
-// C0/C1 controls drive terminals; bidirectional overrides and isolates make shown text read
-// differently from what it is ("Trojan Source"). Both are shown escaped.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-const escaped = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+// The sanitiser itself lives in shared/terminal-safe.ts (the one copy, also used by the worker's
+// tools and tests); these names are the CLI's vocabulary for it.
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 /** Multi-line text with every control but tab and newline shown escaped. */
-export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, escaped);
-}
+export const terminalSafe = safeForTerminal;
 
-/** One line: newlines escaped too, so a value cannot start a line that looks like ours. */
-export function oneLine(text: string): string {
-  return terminalSafe(text).replace(/\r?\n|\t/g, (ch) => (ch === "\t" ? "\\t" : "\\n"));
-}
+/** One line: newlines and tabs escaped too, so a value cannot start a line that looks like ours. */
+export const oneLine = safeLineForTerminal;
+
+/** A `--json` value as indented JSON, with the characters JSON leaves raw but terminals act on escaped. */
+export const jsonForTerminal = stringifyForTerminal;
 
 /** Writes to a stream with exactly one trailing newline. */
 export function write(stream: NodeJS.WritableStream, text: string): void {

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
+import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { type DocumentLabel, detectFormat, startsLikeJson } from "../../shared/sniff.js";
@@ -80,10 +81,12 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   const label = options.label ?? detectFormat(redacted.text);
   const createdAt = label.created_at ?? (options.now?.() ?? new Date()).toISOString();
   const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link.
+  const readToken = await deriveReadToken(key);
 
   let published;
   try {
-    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}), ...call });
+    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call });
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
@@ -145,11 +148,12 @@ async function destination(options: PublishDocumentOptions, deps: PublishDeps) {
     });
   }
   const server = config.server;
-  const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  const value = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  const token = value === undefined ? undefined : { value, server };
   if (options.scope === "team" && !token) {
     const command = retry.replace("<SERVER>", server);
     throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
-      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      hint: `set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${server}, or a "team_token" for ${server} in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
       details: { path: options.path, retry_command: command },
     });
   }

@@ -1,4 +1,5 @@
-import { type ContextSelector, type KernelHandoff, KERNEL_SECTIONS } from "./schema.js";
+import type { ContextSelector, KernelHandoff } from "./schema.js";
+import { KERNEL_SECTIONS } from "./sections.js";
 import { codeSpan, fenceFor } from "../fence.js";
 
 /**
