@@ -17,6 +17,8 @@ export interface SweepResult {
   reclaimed: number;
   /** Of those, markers with no object behind them (only the body, entry and marker were left). */
   orphans: number;
+  /** The ids it touched (at most 10,000), for logs and for tests that check it touched nothing else. */
+  ids: string[];
 }
 
 /**
@@ -40,5 +42,5 @@ export async function sweepExpired(env: Bindings, now: number): Promise<SweepRes
     await env.BODIES.delete(marker.key);
   }
   if (due.length > 0) console.log(`sweep: ${due.length} overdue handoffs, ${reclaimed} reclaimed, ${orphans} orphaned markers removed`);
-  return { due: due.length, reclaimed, orphans };
+  return { due: due.length, reclaimed, orphans, ids: due.map((marker) => marker.id) };
 }
