@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLocalServer } from "../scripts/local-server.js";
-import { throughput } from "./lib/tenants.js";
+import { READ_TOKEN_HEADERS, throughput } from "./lib/tenants.js";
 
 const CALLS = 2_000;
 const ROUNDS = 5;
@@ -27,7 +27,7 @@ const guard = setTimeout(() => {
 }, MAX_SECONDS * 1000);
 try {
   const body = new Uint8Array(20 * 1024).map((_, i) => (i * 7) % 256);
-  const res = await fetch(`${server.url}/v1/handoffs?expires_in=3600`, { method: "POST", body });
+  const res = await fetch(`${server.url}/v1/handoffs?expires_in=3600`, { method: "POST", body, headers: READ_TOKEN_HEADERS });
   if (res.status !== 201) throw new Error(`publish: ${res.status} ${await res.text()}`);
   const { id } = await res.json();
   const serial = [];
@@ -38,7 +38,7 @@ try {
     concurrent.push(hot.concurrent_per_s);
   }
   const get = (url) => async () => {
-    const r = await fetch(url);
+    const r = await fetch(url, { headers: READ_TOKEN_HEADERS });
     await r.arrayBuffer();
     if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
   };

@@ -35,6 +35,7 @@ export interface TenancyComparison {
 }
 
 export const CLOCK_JUMP_MS: number;
+export const READ_TOKEN_HEADERS: Record<string, string>;
 export function pool<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]>;
 export function throughput(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<number>;
 export function createTeams(url: string, adminToken: string, count: number): Promise<Team[]>;

@@ -4,6 +4,8 @@
 // caller asserts (test/e2e/tenants.test.ts) or prints (bench/tenants.bench.js).
 // Loopback only, bounded concurrency, every request checked.
 
+import { randomBytes } from "node:crypto";
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Mirrors worker/durable/access-state.ts RECLAIM_GRACE_MS and worker/sweep.ts BACKSTOP_DELAY_MS. */
@@ -12,6 +14,11 @@ const BACKSTOP_DELAY = HOUR;
 /** Mixed expiries: five minutes to thirty days. With the clock 3 days on, the first four are over. */
 const EXPIRIES = [300, 3_600, 21_600, 86_400, 604_800, 2_592_000];
 export const CLOCK_JUMP_MS = 3 * DAY;
+/**
+ * Key-bound reads: publish and body reads carry a read token derived from the share key. Any 32
+ * bytes serve here (the server compares hashes only); a server without key-bound reads ignores it.
+ */
+export const READ_TOKEN_HEADERS = { "Handoff-Read-Token": randomBytes(32).toString("base64url") };
 
 async function request(url, init = {}, expected = 200) {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
@@ -53,7 +60,7 @@ export async function createTeams(url, adminToken, count) {
 
 function publishOne(url, { token, scope, expiresIn, maxViews }) {
   const query = new URLSearchParams({ expires_in: String(expiresIn), ...(scope === "team" ? { scope } : {}), ...(maxViews ? { max_views: String(maxViews) } : {}) });
-  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const headers = { ...READ_TOKEN_HEADERS, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
   return request(`${url}/v1/handoffs?${query}`, { method: "POST", headers, body: "ciphertext ".repeat(64) }, 201);
 }
 
@@ -138,7 +145,7 @@ export async function compareTenancy({ url, teams, perRound, rounds, concurrency
   const readBatch = (made) =>
     throughput(perRound, concurrency, async (i) => {
       const h = made[i % made.length];
-      const res = await fetch(`${url}/v1/handoffs/${h.id}`, { headers: { Authorization: `Bearer ${h.token}` }, signal: AbortSignal.timeout(60_000) });
+      const res = await fetch(`${url}/v1/handoffs/${h.id}`, { headers: { ...READ_TOKEN_HEADERS, Authorization: `Bearer ${h.token}` }, signal: AbortSignal.timeout(60_000) });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`read ${h.id}: ${res.status}`);
     });
