@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { startLocalServer } from "../scripts/local-server.js";
 import { READ_TOKEN_HEADERS, throughput } from "./lib/tenants.js";
 
-const CALLS = 2_000;
-const ROUNDS = 5;
-const HTTP_REQUESTS = 1_000;
+const CALLS = 300;
+const ROUNDS = 3;
+const HTTP_REQUESTS = 500;
 const CONCURRENCY = 16;
 const MAX_SECONDS = 600;
 
@@ -32,10 +32,12 @@ try {
   const { id } = await res.json();
   const serial = [];
   const concurrent = [];
+  const peeks = [];
   for (let round = 0; round < ROUNDS; round++) {
     const hot = await (await fetch(`${server.url}/bench/hot/${id}?n=${CALLS}`)).json();
     serial.push(hot.serial_per_s);
     concurrent.push(hot.concurrent_per_s);
+    peeks.push(hot.peek_serial_per_s);
   }
   const get = (url) => async () => {
     const r = await fetch(url, { headers: READ_TOKEN_HEADERS });
@@ -49,7 +51,7 @@ try {
     constants.push(await throughput(HTTP_REQUESTS, CONCURRENCY, get(`${server.url}/bench/constant`)));
   }
   const ratio = median(reads.map((r, i) => r / constants[i]));
-  console.log(`hot link, one Durable Object: ${median(serial).toFixed(0)} decisions/s back to back, ${median(concurrent).toFixed(0)}/s queued all at once (${CALLS} calls, median of ${ROUNDS})`);
+  console.log(`hot link, one Durable Object: ${median(serial).toFixed(0)} counted reads/s back to back, ${median(concurrent).toFixed(0)}/s queued all at once; ${median(peeks).toFixed(0)} peeks/s (no write) back to back (${CALLS} calls each, median of ${ROUNDS})`);
   console.log(`  HTTP reads of the one link: ${median(reads).toFixed(0)} req/s / constant route ${median(constants).toFixed(0)} req/s: median ratio ${ratio.toFixed(2)} (${CONCURRENCY} concurrent, wrangler dev on 127.0.0.1)`);
 } finally {
   clearTimeout(guard);

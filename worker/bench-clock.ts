@@ -80,17 +80,24 @@ export function addBenchClockRoutes(app: Hono<AppEnv>): void {
     return c.json({ bodies: await countR2("v1/bodies/"), markers: await countR2(EXPIRY_PREFIX), team_entries: entries });
   });
 
-  // One object's read decision timed from the worker: `n` calls one after another, then `n` at once
-  // (the object takes them one at a time either way; the second shows its queue's throughput).
+  // One object timed from the worker: `n` counted reads one after another, `n` at once (the object
+  // takes them one at a time either way; the second shows its queue), and `n` peeks (/meta: no
+  // write) one after another.
   app.get("/bench/hot/:id", async (c) => {
     const stub = accessFor(c.env, c.req.param("id"));
     const n = num(c.req.query("n"));
-    let start = performance.now();
-    for (let i = 0; i < n; i++) await stub.peek(null);
-    const serialMs = performance.now() - start;
-    start = performance.now();
-    await Promise.all(Array.from({ length: n }, () => stub.consumeView(null)));
-    const concurrentMs = performance.now() - start;
-    return c.json({ n, serial_per_s: (n / serialMs) * 1000, concurrent_per_s: (n / concurrentMs) * 1000 });
+    const rate = async (run: () => Promise<unknown>) => {
+      const start = performance.now();
+      await run();
+      return (n / (performance.now() - start)) * 1000;
+    };
+    const serial = await rate(async () => {
+      for (let i = 0; i < n; i++) await stub.consumeView(null);
+    });
+    const concurrent = await rate(() => Promise.all(Array.from({ length: n }, () => stub.consumeView(null))));
+    const peeks = await rate(async () => {
+      for (let i = 0; i < n; i++) await stub.peek(null);
+    });
+    return c.json({ n, serial_per_s: serial, concurrent_per_s: concurrent, peek_serial_per_s: peeks });
   });
 }
