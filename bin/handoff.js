@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// Thin launcher: runs the prebuilt bundle (dist/cli.js). On a fresh checkout where nothing has
-// been built yet, builds it once with esbuild, then runs it.
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
+// Thin launcher: runs the prebuilt bundle (dist/cli.js). The package ships dist/; a clone builds
+// it on `npm install` (the prepare script) or with `npm run build`. Nothing is built here: a
+// build tool is a development dependency, absent where the CLI is installed.
 const bundle = new URL("../dist/cli.js", import.meta.url);
-if (!existsSync(fileURLToPath(bundle))) {
-  const { buildCli } = await import("../scripts/build-cli.js");
-  await buildCli();
+let cli;
+try {
+  cli = await import(bundle.href);
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(bundle.pathname)) throw error;
+  process.stderr.write(
+    `handoff: the CLI is not built (${bundle.pathname} is missing).\n` +
+      "In a clone of the Handoff repository run `npm install` (or `npm run build`), then try again.\n",
+  );
+  process.exit(3);
 }
-const { runProcess } = await import(bundle.href);
-await runProcess();
+await cli.runProcess();

@@ -5,7 +5,7 @@ import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { normalize } from "./cli-helpers.js";
 import { tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const fixtures = join(repoRoot, "test", "fixtures", "ce");
 
@@ -51,6 +51,7 @@ describe("handoff validate (golden)", () => {
         { path: "frontmatter.cwd", message: "must be an absolute path" },
         { path: "frontmatter.head", message: "must be a hex commit id" },
       ],
+      warnings: [],
     });
   });
 

@@ -7,18 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { EXAMPLE_FILE, KERNEL_FIXTURES, fixtureText } from "../shared/kernel/fixtures.js";
+import { ensureBuilt } from "../helpers/cli.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(repoRoot, "bin/handoff.js");
 let dir: string;
 
-/** Runs the built CLI in `dir`, bounded so a hang fails the test instead of stalling it. */
+/**
+ * Runs the built CLI in `dir`. A synchronous spawn blocks the test's own time limit, so it carries
+ * one, far longer than any run on a busy machine: a hang still fails instead of stalling the file.
+ */
 function handoff(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
     encoding: "utf8",
-    timeout: 20_000,
+    timeout: 180_000,
   });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -35,8 +39,9 @@ function writeManifest(name: string, change: (m: Record<string, any>) => void): 
   writeFileSync(join(dir, name), JSON.stringify(manifest, null, 2));
 }
 
-beforeAll(() => {
-  execFileSync(process.execPath, ["scripts/build-cli.js"], { cwd: repoRoot, stdio: "pipe" });
+beforeAll(async () => {
+  // The shared, locked build: rebuilding dist/ here would pull chunks from under CLIs other test files run.
+  await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "handoff-render-"));
   copyFileSync(join(KERNEL_FIXTURES, EXAMPLE_FILE), join(dir, EXAMPLE_FILE));
 });
@@ -88,15 +93,15 @@ describe("handoff render", () => {
   it("does not render an invalid manifest: exit 1 with every issue as path: message", () => {
     writeManifest("bad.json", (m) => {
       m.identity.created = "2026-02-30T00:00:00Z";
-      m.context.required[2].lines = "30-1";
-      m.execution.entry_phase = "nowhere";
+      m.context.required[2].path = "../x";
+      m.x_tool = 1;
     });
     const result = handoff("render", "bad.json", "--out", "bad.md");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("bad.json is not a valid kernel.handoff/v1 manifest (3 problems):");
-    expect(result.stderr).toContain("  context.required[2].lines: must be a line range 'A-B' with 1 <= A <= B, like '1-30'\n");
-    expect(result.stderr).toContain("  execution.entry_phase: names phase 'nowhere', which is not in workflow.phases\n");
+    expect(result.stderr).toContain("  context.required[2].path: climbs out of the repository with '..'\n");
+    expect(result.stderr).toContain("  x_tool: is not a field of this schema (unknown keys are rejected)\n");
     expect(result.stderr).toContain("  identity.created: 2026-02-30 is not a calendar date\n");
     expect(existsSync(join(dir, "bad.md"))).toBe(false);
   });
