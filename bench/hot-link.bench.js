@@ -34,7 +34,7 @@ try {
   const concurrent = [];
   const peeks = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const hot = await (await fetch(`${server.url}/bench/hot/${id}?n=${CALLS}`)).json();
+    const hot = await (await fetch(`${server.url}/bench/hot/${id}?n=${CALLS}`, { headers: READ_TOKEN_HEADERS })).json();
     serial.push(hot.serial_per_s);
     concurrent.push(hot.concurrent_per_s);
     peeks.push(hot.peek_serial_per_s);

@@ -2,6 +2,8 @@
 // local server forward and look at what is stored, for bench/tenants.bench.js and its smaller
 // test (test/e2e/tenants.test.ts), and time one object for bench/hot-link.bench.js.
 import type { Hono } from "hono";
+import { READ_TOKEN_HEADER } from "../shared/crypto/read-token.js";
+import { sha256Base64Url } from "../shared/tokens.js";
 import type { AppEnv } from "./bindings.js";
 import { HandoffAccess as ProductionAccess } from "./durable/handoff-access.js";
 import { bodyKey } from "./storage/bodies-r2.js";
@@ -86,15 +88,17 @@ export function addBenchClockRoutes(app: Hono<AppEnv>): void {
   app.get("/bench/hot/:id", async (c) => {
     const stub = accessFor(c.env, c.req.param("id"));
     const n = num(c.req.query("n"));
+    // The reader's proof of the key, as the read handler would pass it on.
+    const readHash = await sha256Base64Url(c.req.header(READ_TOKEN_HEADER) ?? "");
     const rate = async (run: () => Promise<unknown>) => {
       const start = performance.now();
       await run();
       return (n / (performance.now() - start)) * 1000;
     };
     const serial = await rate(async () => {
-      for (let i = 0; i < n; i++) await stub.consumeView(null);
+      for (let i = 0; i < n; i++) await stub.consumeView(null, readHash);
     });
-    const concurrent = await rate(() => Promise.all(Array.from({ length: n }, () => stub.consumeView(null))));
+    const concurrent = await rate(() => Promise.all(Array.from({ length: n }, () => stub.consumeView(null, readHash))));
     const peeks = await rate(async () => {
       for (let i = 0; i < n; i++) await stub.peek(null);
     });
