@@ -5,9 +5,16 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const bundle = new URL("../dist/cli.js", import.meta.url);
-if (!existsSync(fileURLToPath(bundle))) {
+const guard = new URL("../dist/guard.js", import.meta.url);
+if (!existsSync(fileURLToPath(bundle)) || !existsSync(fileURLToPath(guard))) {
   const { buildCli } = await import("../scripts/build-cli.js");
   await buildCli();
 }
-const { runProcess } = await import(bundle.href);
-await runProcess();
+// `handoff guard` is a hook that runs on every tool call: its own small bundle, not the CLI's.
+if (process.argv[2] === "guard") {
+  const { runGuardProcess } = await import(guard.href);
+  await runGuardProcess(process.argv.slice(3));
+} else {
+  const { runProcess } = await import(bundle.href);
+  await runProcess();
+}
