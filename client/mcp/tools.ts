@@ -15,6 +15,8 @@ export interface ToolOutput {
   result: Record<string, unknown>;
   /** A handoff's own text: returned as a separate content block, marked untrusted. */
   untrusted?: { source: string; text: string };
+  /** The result quotes handoffs (titles, summaries, objective): preceded by a notice saying so. */
+  derived?: boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -125,7 +127,7 @@ export const TOOLS = [
         { ...(args.folder === undefined ? {} : { boundary: resolve(io.cwd, args.folder) }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
         io,
       );
-      return { result: asRecord(result) };
+      return { result: asRecord(result), derived: true };
     },
   }),
   tool({
@@ -139,7 +141,7 @@ export const TOOLS = [
       if (args.source === "-") throw new HandoffError("usage", "orient over MCP reads a file or URL, not stdin", { hint: "write the pasted document to a file, or create a handoff from it" });
       const { orientFromSource } = await import("../commands/resume.js");
       const { body, ...result } = await orientFromSource(args.source, io);
-      return { result: { ...result, body: "(returned separately as untrusted content)" }, untrusted: { source: result.source, text: body } };
+      return { result: { ...result, body: "(returned separately as untrusted content)" }, untrusted: { source: result.source, text: body }, derived: true };
     },
   }),
   tool({
