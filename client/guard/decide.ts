@@ -38,7 +38,7 @@ export interface DecideContext {
   home: string | undefined;
 }
 
-type Policy = { action: "block"; reason: string; targets: string[] } | { action: "allow" | "allowlisted"; targets: string[] };
+type Policy = { action: "block"; reason: string; targets: string[] } | { action: "allow"; targets: string[] };
 
 export function decide(pointer: ActivePointer, event: HookEvent, context: DecideContext): GuardDecision {
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
@@ -48,8 +48,11 @@ export function decide(pointer: ActivePointer, event: HookEvent, context: Decide
   if (pointer.mode === "sealed") {
     return policy.action === "block" ? { action: "block", mode: "sealed", tool, reason: policy.reason, targets: policy.targets } : { action: "allow", mode: "sealed", tool, targets: policy.targets };
   }
-  if (policy.action === "allowlisted" || policy.targets.length === 0) return { action: "allow", mode: "bounded", tool, targets: policy.targets };
-  return { action: "ledger", mode: "bounded", tool, targets: policy.targets, ...(policy.action === "block" ? { reason: policy.reason } : {}) };
+  // Bounded: what the manifest selected is accounted for already; everything else is ledgered.
+  const allowlist = new Set(pointer.allowlist.map((path) => path.replace(/\\/g, "/").replace(/^(\.\/)+/, "")));
+  const beyond = policy.targets.filter((target) => !target.split("|").some((part) => allowlist.has(part)));
+  if (beyond.length === 0) return { action: "allow", mode: "bounded", tool, targets: policy.targets };
+  return { action: "ledger", mode: "bounded", tool, targets: beyond, ...(policy.action === "block" ? { reason: policy.reason } : {}) };
 }
 
 /** Search commands that read a whole folder tree: naming a folder means reading what is under it. */
@@ -128,9 +131,7 @@ class PathPolicy {
   }
 
   private allow(targets: string[]): Policy {
-    const allowlist = new Set(this.pointer.allowlist.map((path) => path.replace(/\\/g, "/").replace(/^(\.\/)+/, "")));
-    const listed = targets.length > 0 && targets.every((target) => target.split("|").some((part) => allowlist.has(part)));
-    return { action: listed ? "allowlisted" : "allow", targets };
+    return { action: "allow", targets };
   }
 
   private absolute(raw: string): string {
@@ -188,17 +189,24 @@ class PathPolicy {
     return undefined;
   }
 
-  /** The forbidden glob whose literal folder a shell or Glob pattern may match. */
+  /**
+   * The forbidden glob a shell or Glob pattern may reach: compared segment by segment with the
+   * glob's literal folder, the pattern names that folder, a folder on its way, or something in it.
+   */
   private patternReaches(pattern: string): string | undefined {
-    const abs = this.absolute(pattern);
-    const rel = this.fromRoot(abs);
+    const rel = this.fromRoot(this.absolute(pattern)).split("/").filter(Boolean);
     for (const glob of this.forbidden) {
-      const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "")));
-      if (prefix === "") return glob;
-      // The pattern may name the forbidden folder or any folder on its way down.
-      for (let path = prefix; path !== "." && path !== ""; path = dirname(path)) {
-        if (fnmatchcase(path, rel) || matchGlob(rel, path, { matchParents: true })) return glob;
+      const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, ""))).split("/").filter(Boolean);
+      if (prefix.length === 0) return glob;
+      let reaches = true;
+      for (let i = 0; i < Math.min(rel.length, prefix.length); i++) {
+        if (rel[i] === "**") break;
+        if (!fnmatchcase(prefix[i]!, rel[i]!)) {
+          reaches = false;
+          break;
+        }
       }
+      if (reaches) return glob;
     }
     return undefined;
   }
