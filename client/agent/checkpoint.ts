@@ -1,13 +1,12 @@
-import { mkdirSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { buildCheckpoint, phaseSteps } from "../../shared/kernel/build-checkpoint.js";
 import type { KernelCheckpoint } from "../../shared/kernel/checkpoint.js";
-import { kernelManifestFileName } from "../../shared/kernel/build.js";
 import type { KernelHandoff } from "../../shared/kernel/schema.js";
+import { kernelTarget } from "../commands/create-kernel.js";
 import { readManifestFile, validatedManifest } from "../commands/render.js";
 import { captureGit, dirtyTreeSha256 } from "../git.js";
-import { chosenDestination, writeExclusive } from "../store.js";
+import { writeExclusive } from "../store.js";
 
 /**
  * `handoff checkpoint`: records resumed work as a kernel.checkpoint/v1 (the reference's
@@ -79,20 +78,7 @@ export async function writeCheckpoint(options: CheckpointOptions): Promise<Check
     ...(options.entrypoint ? { entrypoint: options.entrypoint } : parent?.execution.entrypoint ? { entrypoint: parent.execution.entrypoint } : {}),
     ...(parent ? { parent } : {}),
   });
-  const fileName = kernelManifestFileName(name, now);
-  const stem = basename(fileName, ".json");
-  let target: { dir: string; stem: string; ext: string };
-  if (options.to === undefined) {
-    const dir = resolve(git.toplevel, CHECKPOINT_DIR);
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (cause) {
-      throw new HandoffError("io_failed", `cannot create ${dir}`, { hint: "check the repository folder's permissions, or pass --to", cause });
-    }
-    target = { dir, stem, ext: ".json" };
-  } else {
-    target = chosenDestination(resolve(options.cwd, options.to), stem, ".json", ".json");
-  }
+  const target = kernelTarget(options, git.toplevel, CHECKPOINT_DIR, name, now);
   const written = writeExclusive(target.dir, target.stem, target.ext, new TextEncoder().encode(`${JSON.stringify(checkpoint, null, 2)}\n`));
   const warnings: string[] = [];
   if (written.takenName) warnings.push(`${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)`);
