@@ -146,6 +146,16 @@ describe("handoff mcp over stdio with the SDK client", () => {
     expect(untrusted?.text).toContain(MARKER);
   });
 
+  it("writes a checkpoint and runs context deactivate (nothing active)", async () => {
+    const checkpoint = ok(await call("checkpoint", { goal: "Retry on 503", position: "loop written", next: "write the backoff test", done: [{ step: "loop", evidence: "commit abc: retry.ts" }] }));
+    expect(checkpoint.path).toMatch(new RegExp(`^${host.repo}/_meta/checkpoints/.*\\.json$`));
+    expect(checkpoint.format).toBe("kernel.checkpoint/v1");
+    const context = ok(await call("context", { action: "deactivate" }));
+    expect(context.removed).toEqual([]);
+    const missing = await call("context", { action: "compile" });
+    expect(missing.structuredContent).toMatchObject({ error: { code: "usage" } });
+  });
+
   it("reports failures with Handoff's error codes", async () => {
     const missing = await call("orient", { source: join(base, "nowhere", "gone.md") });
     expect(missing.isError).toBe(true);
