@@ -238,6 +238,17 @@ describe("failing closed", () => {
     expect(run.stderr).toMatch(/cannot be read \(EISDIR\)/);
   });
 
+  it("blocks a bounded read when the ledger cannot be appended (a folder at its name)", async () => {
+    clearState();
+    referenceActivate(manifest("bounded"));
+    mkdirSync(ledger());
+    const run = await guard(event("Read", { file_path: abs("docs/notes.md") }));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/ledger .* could not be appended \(EISDIR\)/);
+    // What the manifest selected needs no ledger, so it is still allowed.
+    expect((await guard(event("Read", { file_path: abs("src/a.ts") }))).code).toBe(0);
+  });
+
   it("blocks an unparseable event while a sealed manifest is active", async () => {
     clearState();
     referenceActivate(manifest("sealed"));
