@@ -64,13 +64,14 @@ export function createServer(io: Io, version: string): McpServer {
   return server;
 }
 
-/** Serves until stdin closes. */
+/** Serves until the client closes stdin (the SDK's transport does not notice that by itself). */
 export async function serveStdio(io: Io, version: string): Promise<void> {
   const server = createServer(io, version);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(io.stdin);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
+  io.stdin.once("end", () => void server.close());
   await server.connect(transport);
   await closed;
 }

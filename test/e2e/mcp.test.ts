@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { TOOL_NAMES } from "../../client/mcp/tools.js";
 import { tempDir } from "../client/git-repo.js";
-import { ensureBuilt, repoRoot } from "../helpers/cli.js";
+import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { type Host, makeHost, makeSharedRepo, startServer } from "./hosts.js";
 
 // The real `handoff mcp` process, driven by the MCP SDK's own client over stdio, publishing to
@@ -165,5 +165,16 @@ describe("handoff mcp over stdio with the SDK client", () => {
     const empty = await call("create", { body: "   \n" });
     expect(empty.isError).toBe(true);
     expect(empty.structuredContent).toMatchObject({ error: { code: "empty_input" } });
+  });
+});
+
+describe("handoff mcp lifetime", () => {
+  it("answers on stdout only and exits 0 when the client closes stdin", async () => {
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const run = await runCli(["mcp"], { cwd: host.repo, env: host.env, input: `${JSON.stringify(initialize)}\n` });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { serverInfo: { name: string } } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.result.serverInfo.name).toBe("handoff");
   });
 });
