@@ -44,7 +44,7 @@ export function decide(pointer: ActivePointer, event: HookEvent, context: Decide
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
   if (pointer.mode === "advisory") return { action: "allow", mode: "advisory", tool, targets: [] };
   const input = typeof event.tool_input === "object" && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
-  const policy = new PathPolicy(pointer, context).evaluate(tool, input);
+  const policy = new PathPolicy(pointer.forbidden, context).evaluate(tool, input);
   if (pointer.mode === "sealed") {
     return policy.action === "block" ? { action: "block", mode: "sealed", tool, reason: policy.reason, targets: policy.targets } : { action: "allow", mode: "sealed", tool, targets: policy.targets };
   }
@@ -69,13 +69,10 @@ const RECURSIVE_FLAGS: Record<string, RegExp> = {
 };
 
 class PathPolicy {
-  private readonly forbidden: string[];
   constructor(
-    private readonly pointer: ActivePointer,
+    private readonly forbidden: readonly string[],
     private readonly context: DecideContext,
-  ) {
-    this.forbidden = pointer.forbidden;
-  }
+  ) {}
 
   evaluate(tool: string, input: Record<string, unknown>): Policy {
     const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : "");
