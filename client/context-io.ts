@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SelectorResolver } from "../shared/context/compile.js";
-import { type ContextSelector, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../shared/context/selector.js";
+import { type ContextSelector, estimateTokens, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../shared/errors.js";
 import { readRegularFile } from "./read-file.js";
 
@@ -153,4 +153,31 @@ async function readDiff(range: string, options: ReaderOptions): Promise<Selector
   if (run.overflow) return { note: `the diff is larger than the ${CONTEXT_FILE_CAP / 1024 / 1024} MiB cap: not included` };
   if (run.failure !== undefined) return { note: `git diff failed: ${run.failure}` };
   return { diff: run.stdout.replace(/\n$/, "") };
+}
+
+/** The files kernel's reference counts as project instructions, in its order. */
+export const PROJECT_INSTRUCTION_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md"] as const;
+
+/**
+ * Tokens of the project instructions a resumed session loads anyway, counted as kernel's
+ * reference counts them: each file that exists at the repository root, the same text once
+ * (CLAUDE.md and AGENTS.md are often one file linked twice), line endings read as "\n".
+ */
+export function projectInstructionsTokens(root: string): number {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const name of PROJECT_INSTRUCTION_FILES) {
+    let text: string;
+    try {
+      const bytes = readRegularFile(join(root, name), CONTEXT_FILE_CAP, { what: "project instructions" });
+      if (bytes === "too_large") continue;
+      text = new TextDecoder("utf-8").decode(bytes).replace(/\r\n?/g, "\n");
+    } catch {
+      continue;
+    }
+    if (seen.has(text)) continue;
+    seen.add(text);
+    total += estimateTokens(text);
+  }
+  return total;
 }

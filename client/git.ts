@@ -58,13 +58,14 @@ type RepoIdentity = Omit<GitIdentity, "branch">;
 async function identityOf(run: (args: string[]) => Promise<string | undefined>): Promise<RepoIdentity | undefined> {
   const [revParse, roots, remotes] = await Promise.all([
     run(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir"]),
-    run(["rev-list", "--max-parents=0", "HEAD"]),
+    // The root reached by following first parents: merging an unrelated (older) history into the
+    // branch adds a root but never changes this one, so the namespace stays put.
+    run(["rev-list", "--first-parent", "--max-parents=0", "HEAD"]),
     run(["config", "--get-regexp", "^remote\\..*\\.url$"]),
   ]);
   if (revParse === undefined) return undefined;
   const [toplevel, commonDir, gitDir] = revParse.split("\n");
   if (!toplevel || !commonDir || !gitDir) return undefined;
-  // Several roots happen after merging unrelated histories; the oldest (listed last) is the stable one.
   const rootCommit = roots?.trim().split("\n").filter(Boolean).pop();
   const remote = pickRemote(remotes ?? "");
   const repoName = (remote && repoNameFromRemote(remote)) ?? mainWorktreeName(commonDir);

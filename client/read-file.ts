@@ -56,6 +56,8 @@ export interface TextReadOptions extends ReadOptions {
   tooLargeHint?: string;
   /** The reason for bytes that are not UTF-8: invalid input (exit 1) unless a command says otherwise. */
   notUtf8Reason?: ErrorReason;
+  /** Keep a leading byte order mark in the text instead of dropping it. */
+  keepBom?: boolean;
 }
 
 /** A regular file of at most `limit` bytes as strict UTF-8 text. */
@@ -63,7 +65,7 @@ export function readTextFile(path: string, limit: number, options: TextReadOptio
   const bytes = readRegularFile(path, limit, options);
   const label = options.label ?? path;
   if (bytes === "too_large") throw tooLarge(label, limit, options.tooLargeHint);
-  return decodeUtf8(bytes, label, options.notUtf8Reason);
+  return decodeUtf8(bytes, label, options.notUtf8Reason, options.keepBom);
 }
 
 export function tooLarge(label: string, limit: number, hint?: string): HandoffError {
@@ -72,9 +74,10 @@ export function tooLarge(label: string, limit: number, hint?: string): HandoffEr
   });
 }
 
-export function decodeUtf8(bytes: Uint8Array, label: string, reason: ErrorReason = "invalid_document"): string {
+/** `keepBom`: leave a leading U+FEFF in the text (kernel JSON must not have one; the validator says so). */
+export function decodeUtf8(bytes: Uint8Array, label: string, reason: ErrorReason = "invalid_document", keepBom = false): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
   } catch (cause) {
     throw new HandoffError(reason, `${label} is not valid UTF-8 text`, { hint: "handoffs are UTF-8 Markdown, text or JSON", cause });
   }

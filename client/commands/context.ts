@@ -1,13 +1,14 @@
 import { lstat, open, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Bundle, budgetStatus, compileContext } from "../../shared/context/compile.js";
+import { type Bundle, compileContext } from "../../shared/context/compile.js";
 import { buildReceipt, type ContextReceipt } from "../../shared/context/receipt.js";
 import { renderBundle } from "../../shared/context/render.js";
+import { estimateTokens } from "../../shared/context/selector.js";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { matchGlob } from "../../shared/glob.js";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { parseCommandArgs } from "../args.js";
-import { findRepositoryRoot, selectorReader } from "../context-io.js";
+import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../context-io.js";
 import type { Io } from "../io.js";
 import { readManifestFile, validatedManifest } from "./render.js";
 
@@ -18,9 +19,11 @@ export const help = `Usage: handoff context MANIFEST [--out F] [--receipt F] [--
 Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
 context.required selectors, then context.optional, each resolved inside the repository
 ({path}, {path, lines: "A-B"}, {path, heading: "## X"}, {path, grep, context: N},
-{git_diff: "a..b"}). Tokens are estimated as chars/4; the compile stops before
-budget.max_tokens and lists what it dropped. Paths matching context.forbidden are never
-opened; paths leaving the repository (also through symlinks) are refused. Read-only.
+{git_diff: "a..b"}). Tokens are estimated as chars/4 and counted as kernel's reference counts
+them: the manifest, the project instructions (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md) and the
+selected artifacts; the budget status is within_budget, target_exceeded or maximum_exceeded.
+Paths matching context.forbidden are never opened; paths leaving the repository (also through
+symlinks) are refused. Read-only.
 
 The repository is the git checkout the manifest is in (else the one the current folder is in).
 
@@ -35,11 +38,12 @@ Options:
   --out F       Write the bundle to F (mode 0600) instead of stdout. F must not exist yet.
   --receipt F   Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet).
   --repo DIR    Resolve selectors inside DIR instead.
-  --json        Print {manifest, bundle: {pieces, dropped, total_estimated_tokens}, receipt}.
+  --json        Print {manifest, bundle: {pieces, total_estimated_tokens}, receipt}.
 
-Exit codes: 0 compiled (also when optional pieces were dropped or missing), 1 invalid manifest
-or a required selector missing, invalid or dropped, 2 usage error or an output file exists,
-3 unreadable manifest or failed write.
+Exit codes: 0 compiled (also when optional pieces are missing), 1 invalid manifest or a
+required selector missing or invalid, 2 usage error or an output file exists, 3 unreadable
+manifest, failed write, or maximum_exceeded (bundle and receipt are still written, as kernel's
+reference does).
 `;
 
 /** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
@@ -49,17 +53,13 @@ export interface UnmetRequirement {
 }
 
 /**
- * The required selectors that did not load: missing, invalid, or dropped by the budget. Empty
- * means the compile honoured the manifest (optional pieces may still be missing or dropped).
+ * The required selectors that did not resolve (kernel's reference: anything but "resolved").
+ * Empty means the compile honoured the manifest (optional pieces may still be missing).
  */
 export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
-  const unmet: UnmetRequirement[] = bundle.pieces
-    .filter((piece) => piece.list === "required" && (piece.outcome === "missing" || piece.outcome === "invalid"))
+  return bundle.pieces
+    .filter((piece) => piece.list === "required" && piece.outcome !== "resolved")
     .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
-  for (const dropped of bundle.dropped) {
-    if (dropped.list === "required") unmet.push({ selector: dropped.selector, why: `dropped: ${dropped.why}` });
-  }
-  return unmet;
 }
 
 export interface CompiledContext {
@@ -79,8 +79,9 @@ export async function compileManifest(source: string, options: { cwd: string; en
   const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
   const reader = selectorReader({ root, forbidden, env: options.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
   const bundle = await compileContext(manifest, reader, isForbidden);
-  const bundleText = renderBundle(bundle);
-  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, created: new Date().toISOString() });
+  const projectTokens = projectInstructionsTokens(root);
+  const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
+  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
   const check = validateContextReceipt(receipt);
   if (!check.ok) {
     throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
@@ -125,18 +126,29 @@ export async function run(args: string[], io: Io): Promise<number> {
     });
   }
   if (values.json) {
-    const { pieces, dropped, total_estimated_tokens } = bundle;
-    io.out(JSON.stringify({ manifest: source, bundle: { pieces, dropped, total_estimated_tokens }, receipt }, null, 2));
+    const { pieces, total_estimated_tokens } = bundle;
+    io.out(JSON.stringify({ manifest: source, bundle: { pieces, total_estimated_tokens }, receipt }, null, 2));
   } else if (out === undefined) {
     io.out(bundleText);
   }
   const unmet = unmetRequired(bundle);
   io.err(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true }));
-  if (unmet.length === 0) return EXIT.ok;
-  io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
-  for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
-  io.err("  fix the manifest's context.required (or the repository) and rerun");
-  return EXIT.domain;
+  return contextExitCode(receipt.status, unmet, io);
+}
+
+/** Kernel's reference order: an unresolved required selector first (1 here, its 4), then maximum_exceeded (3). */
+function contextExitCode(status: ContextReceipt["status"], unmet: UnmetRequirement[], io: Io): number {
+  if (unmet.length > 0) {
+    io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
+    for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
+    io.err("  fix the manifest's context.required (or the repository) and rerun");
+    return EXIT.domain;
+  }
+  if (status === "maximum_exceeded") {
+    io.err("handoff: maximum_exceeded: the context is over budget.max_tokens; narrow the selectors or raise the maximum");
+    return EXIT.operational;
+  }
+  return EXIT.ok;
 }
 
 /** --activate / --deactivate: arm or disarm the guard; no bundle is compiled. */
@@ -169,13 +181,12 @@ function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string;
     bundle.budget.max_tokens === undefined ? undefined : `maximum ${bundle.budget.max_tokens}`,
   ].filter(Boolean);
   const lines = [
-    `context: ${count("resolved")} resolved, ${count("empty")} empty, ${count("missing")} missing, ${count("invalid")} invalid, ${bundle.dropped.length} dropped (repository ${where.root})`,
-    `tokens: ~${bundle.total_estimated_tokens}${limits.length ? ` of ${limits.join(", ")}` : ""}: ${budgetStatus(bundle)}`,
+    `context: ${count("resolved")} resolved, ${count("empty")} empty, ${count("missing")} missing, ${count("invalid")} invalid (repository ${where.root})`,
+    `tokens: ~${receipt.total_estimated_tokens} (manifest ${receipt.manifest_tokens}, project instructions ${receipt.project_instructions_tokens}, selected ${receipt.selected_artifacts_tokens})${limits.length ? ` of ${limits.join(", ")}` : ""}: ${receipt.status}`,
   ];
   for (const piece of bundle.pieces) {
     if (piece.outcome === "missing" || piece.outcome === "invalid") lines.push(`  ${piece.outcome}: ${piece.list} ${piece.selector}${piece.note ? ` (${piece.note})` : ""}`);
   }
-  for (const d of bundle.dropped) lines.push(`  dropped: ${d.list} ${d.selector}: ${d.why}`);
   const bundleAt = where.out === undefined ? (where.json ? "pieces in the --json output" : "stdout") : `${where.out} (sha256 ${receipt.bundle_sha256.slice(0, 12)})`;
   lines.push(`bundle: ${bundleAt}`);
   if (where.receiptPath !== undefined) lines.push(`receipt: ${where.receiptPath}`);

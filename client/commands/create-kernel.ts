@@ -7,7 +7,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { buildKernelManifest, kernelManifestFileName, type PinnedArtifact } from "../../shared/kernel/build.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
-import { dirtyTreeSha256 } from "../git.js";
+import type { GitCapture } from "../git.js";
 import { chosenDestination, writeExclusive } from "../store.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
@@ -87,7 +87,6 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     commit: git.head,
     dirty,
     artifacts: options.pins.map((pin) => pinArtifact(resolve(options.cwd, pin), git.toplevel)),
-    ...(dirty ? { dirty_tree_sha256: await dirtyTreeSha256(git.toplevel, options.env) } : {}),
   };
   if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
 

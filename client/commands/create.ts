@@ -4,6 +4,7 @@ import { continuityWarnings } from "../../shared/ce/continuity.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle } from "../../shared/ce/derive.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
+import { fitFrontmatter } from "../../shared/ce/fit.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
@@ -148,9 +149,14 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     if (git.worktree_path) metadata.worktree_path = git.worktree_path;
   }
 
-  const bytes = new TextEncoder().encode(serializeCeDocument(metadata, body));
+  // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
+  const fitted = fitFrontmatter(metadata);
+  const bytes = new TextEncoder().encode(serializeCeDocument(fitted.fields, body));
 
   const warnings: CreateWarning[] = [];
+  if (fitted.shortened.length > 0) {
+    warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
+  }
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(resolve(options.cwd, options.to), slug(title), ".md");
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
@@ -163,7 +169,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   const result: CreateResult = {
     path: written.path,
     format: CE_CONTRACT,
-    metadata,
+    metadata: fitted.fields,
     warnings,
     resume_command: resumeCommand(written.path),
     destination: options.to === undefined ? "managed" : "chosen",

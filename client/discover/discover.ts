@@ -1,9 +1,12 @@
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
-import { type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
+import { kernelIndex } from "../../shared/discover/kernel-index.js";
+import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
-import { enumerateCandidates } from "./enumerate.js";
+import { readRegularFile } from "../read-file.js";
+import { NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "./enumerate.js";
 import { readCandidateHead } from "./read-head.js";
 
 /**
@@ -41,7 +44,14 @@ export interface DiscoveryResult {
   candidates: ShortlistEntry[];
   selected: null;
   /** How much was looked at, so "nothing found" can say what was searched. */
-  searched: { files: number; relevant: number; truncated: boolean; skipped: { symlinks: number; special: number; escaped: number; overBound: number } };
+  searched: {
+    files: number;
+    relevant: number;
+    truncated: boolean;
+    skipped: { symlinks: number; special: number; escaped: number; overBound: number };
+    /** Every regular file in the boundaries that was not indexed: counted, the first ones named with why. */
+    not_indexed: { count: number; files: NotIndexedFile[] };
+  };
   /** Roots that were refused (unsafe) and why; discovery goes on with the others. */
   warnings: string[];
 }
@@ -56,6 +66,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
   const boundaries: string[] = [];
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
   const files: { path: string; fileName: string }[] = [];
+  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
   let truncated = false;
 
   for (const dir of safeBoundaries(options.boundaries, warnings)) {
@@ -69,10 +80,24 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     truncated ||= enumeration.truncated;
     for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
     for (const file of enumeration.candidates) files.push(file);
+    notIndexed.count += enumeration.notIndexed.count;
+    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
   }
 
-  const ranker = createRanker({ keywords: options.keywords, now: options.now, current: await options.current });
+  const current = await options.current;
+  let kernelFiles = 0;
+  const ranker = createRanker({ keywords: options.keywords, now: options.now, current });
   const shortlist = new Shortlist(options.limit, ranker.compare);
+  // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks.
+  if (options.boundaries.every((b) => b.managed) && current.toplevel) {
+    for (const kernel of kernelCandidates(current)) {
+      boundaries.push(kernel.dir);
+      const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
+      if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
+      shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
+      kernelFiles++;
+    }
+  }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
   for (const file of files) {
     const head = readCandidateHead(file.path);
@@ -133,9 +158,55 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
     candidates,
     selected: null,
-    searched: { files: files.length, relevant: shortlist.relevant, truncated, skipped },
+    searched: { files: files.length + kernelFiles, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
     warnings,
   };
+}
+
+/** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */
+export const KERNEL_DIRS = ["_meta/checkpoints", "_meta/handoffs"] as const;
+/** A manifest is small; a larger .json there is not one. */
+const KERNEL_FILE_LIMIT = 1024 * 1024;
+
+interface KernelCandidate {
+  dir: string;
+  path: string;
+  fileName: string;
+  mtimeMs: number;
+  frontmatter?: CandidateFrontmatter;
+  reason?: string;
+}
+
+/** The .json files (not dot-files, regular files only, no symlinks) of the repository's kernel folders, indexed from their JSON. */
+function kernelCandidates(current: RankQuery["current"]): KernelCandidate[] {
+  const out: KernelCandidate[] = [];
+  for (const rel of KERNEL_DIRS) {
+    const dir = join(current.toplevel!, rel);
+    let names: string[];
+    try {
+      if (!lstatSync(dir).isDirectory()) continue;
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const fileName of names.sort()) {
+      if (!fileName.endsWith(".json") || fileName.startsWith(".")) continue;
+      const path = join(dir, fileName);
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (!stats?.isFile()) continue;
+      const candidate: KernelCandidate = { dir, path, fileName, mtimeMs: stats.mtimeMs };
+      try {
+        const bytes = readRegularFile(path, KERNEL_FILE_LIMIT, { what: "a kernel manifest", noFollow: true });
+        const index = bytes === "too_large" ? { ok: false as const, reason: "larger than 1 MiB" } : kernelIndex(new TextDecoder().decode(bytes), { ...(current.repository ? { repository: current.repository } : {}), ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}), cwd: current.toplevel! });
+        if (index.ok) candidate.frontmatter = index.frontmatter;
+        else candidate.reason = index.reason;
+      } catch {
+        candidate.reason = "unreadable";
+      }
+      out.push(candidate);
+    }
+  }
+  return out;
 }
 
 interface Extra {

@@ -9,11 +9,22 @@ export interface CandidateFile {
   mtimeMs?: number;
 }
 
+/** A regular file in the boundary that discovery does not index, and why. */
+export interface NotIndexedFile {
+  path: string;
+  reason: string;
+}
+
+/** How many not-indexed files are named one by one; the count covers them all. */
+export const NOT_INDEXED_LISTED = 100;
+
 export interface Enumeration {
   /** The resolved boundary (real path) that was searched. */
   boundary: string;
   /** Most recent first, at most `maxCandidates`. */
   candidates: CandidateFile[];
+  /** Every regular file that is not a candidate: counted, and the first NOT_INDEXED_LISTED named. */
+  notIndexed: { count: number; files: NotIndexedFile[] };
   /** Files that matched but fell outside the bound, and entries skipped for safety. */
   skipped: { symlinks: number; special: number; escaped: number; overBound: number };
   /** True when the walk stopped at `maxEntries` before seeing everything. */
@@ -45,10 +56,19 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
   const maxDepth = options.maxDepth ?? 8;
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
   const found: CandidateFile[] = [];
+  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
+  const note = (path: string, reason: string) => {
+    if (notIndexed.count++ < NOT_INDEXED_LISTED) notIndexed.files.push({ path, reason });
+  };
   let visited = 0;
   let truncated = false;
 
+  // Folders far below maxDepth are still listed (to count what they hold), never deeper than this.
   const walk = (dir: string, depth: number): void => {
+    if (depth > maxDepth + 24) {
+      truncated = true;
+      return;
+    }
     // Containment per folder, not per file: the walk never follows a symlink, so only a folder
     // swapped for one since its parent was listed could lead outside, and the reader opens
     // files with O_NOFOLLOW.
@@ -70,17 +90,22 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
       if (entry.isSymbolicLink()) {
         skipped.symlinks++;
       } else if (entry.isDirectory()) {
-        if (depth < maxDepth) walk(join(dir, entry.name), depth + 1);
+        // Deeper folders are still walked (within maxEntries), so what they hold is counted.
+        walk(join(dir, entry.name), depth + 1);
       } else if (!entry.isFile()) {
         skipped.special++;
+      } else if (depth > maxDepth) {
+        note(join(dir, entry.name), `more than ${maxDepth} folders below the boundary`);
       } else if (HANDOFF_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
         found.push({ path: join(dir, entry.name), fileName: entry.name });
+      } else {
+        note(join(dir, entry.name), `not a handoff file type (${[...HANDOFF_EXTENSIONS].join(", ")})`);
       }
     }
   };
   walk(root, 0);
 
-  if (found.length <= options.maxCandidates) return { boundary: root, candidates: found, skipped, truncated };
+  if (found.length <= options.maxCandidates) return { boundary: root, candidates: found, notIndexed, skipped, truncated };
   const dated: (CandidateFile & { mtimeMs: number })[] = [];
   for (const candidate of found) {
     // lstat, not stat: the entry could have been swapped for a symlink since readdir.
@@ -96,7 +121,8 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
   skipped.overBound += Math.max(0, dated.length - options.maxCandidates);
   const kept = dated.slice(0, options.maxCandidates);
-  return { boundary: root, candidates: kept, skipped, truncated };
+  for (const over of dated.slice(options.maxCandidates)) note(over.path, `over the candidate bound: only the ${options.maxCandidates} most recent files are read (--max-candidates)`);
+  return { boundary: root, candidates: kept, notIndexed, skipped, truncated };
 }
 
 function within(dir: string, root: string): boolean {

@@ -16,7 +16,10 @@ const NEWLINE = 0x0a;
 // 16 KiB buffer each is most of its garbage.
 const scratch = Buffer.allocUnsafe(HEAD_MAX_BYTES);
 
-/** `mtimeMs` comes from the fstat of the opened file, so enumeration need not stat it first. */
+/**
+ * `mtimeMs` comes from the fstat of the opened file, so enumeration need not stat it first.
+ * `bytes` of a "head" is a view of one shared buffer: use it before the next call (or copy it).
+ */
 export type HeadRead =
   | { kind: "head"; bytes: Uint8Array; bytesRead: number; mtimeMs: number }
   | { kind: "first-line"; firstLine: string; bytesRead: number; mtimeMs: number }
@@ -53,7 +56,8 @@ export function readCandidateHead(path: string): HeadRead {
       length += n;
       end = headEnd(length, scan);
     }
-    return { kind: "head", bytes: Uint8Array.prototype.slice.call(scratch, 0, end ?? length), bytesRead: length, mtimeMs: stats.mtimeMs };
+    // A view, not a copy: it is valid until the next call, and discovery scans it at once.
+    return { kind: "head", bytes: scratch.subarray(0, end ?? length), bytesRead: length, mtimeMs: stats.mtimeMs };
   } catch {
     return { kind: "skipped", reason: "unreadable" };
   } finally {

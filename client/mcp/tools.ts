@@ -147,13 +147,18 @@ export const TOOLS = [
   tool({
     name: "validate",
     title: "Validate a handoff",
-    description: "Check a handoff file against its contract (ce-handoff/v1 Markdown or a kernel manifest). Returns {file, format, valid, issues}.",
+    description: "Check a handoff file against its contract (ce-handoff/v1 Markdown, or a kernel.handoff/v1, kernel.checkpoint/v1 or kernel.context-receipt/v1 document). Returns {file, format, valid, issues, warnings}.",
     inputSchema: { path: z.string().min(1) },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
-      const [{ validateHandoffText, VALIDATE_LIMIT }, { readTextFile }] = await Promise.all([import("../commands/validate.js"), import("../read-file.js")]);
-      const text = readTextFile(resolve(io.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable" });
-      return { result: asRecord(validateHandoffText(args.path, text)) };
+      const [{ VALIDATE_LIMIT }, { validateDocumentText }, { symlinkEscapes }, { readTextFile }] = await Promise.all([
+        import("../commands/validate.js"),
+        import("../../shared/validate-document.js"),
+        import("../kernel-paths.js"),
+        import("../read-file.js"),
+      ]);
+      const text = readTextFile(resolve(io.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
+      return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) })) };
     },
   }),
   tool({
@@ -180,8 +185,8 @@ export const TOOLS = [
       }
       const { compileManifest, unmetRequired } = await import("../commands/context.js");
       const { bundle, receipt, root } = await compileManifest(args.manifest, { cwd: io.cwd, env: io.env });
-      const { pieces, dropped, total_estimated_tokens } = bundle;
-      return { result: { manifest: args.manifest, root, bundle: { pieces, dropped, total_estimated_tokens }, receipt, unmet_required: unmetRequired(bundle) } };
+      const { pieces, total_estimated_tokens } = bundle;
+      return { result: { manifest: args.manifest, root, bundle: { pieces, total_estimated_tokens }, receipt, unmet_required: unmetRequired(bundle) } };
     },
   }),
   tool({

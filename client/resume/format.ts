@@ -15,6 +15,7 @@ export function formatShortlist(result: DiscoveryResult): string {
     lines.push(`   source: ${oneLine(c.path)}`);
     if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.map(oneLine).join("; ")}`);
   });
+  lines.push(...notIndexedLines(result));
   lines.push("", "Nothing was selected. Choose one and resume from it:", "", "```", resumeCommand(result.candidates[0]?.path ?? "<path>"), "```");
   return lines.join("\n");
 }
@@ -25,6 +26,7 @@ export function formatNothingFound(result: DiscoveryResult): string {
     `No relevant handoff found.`,
     `  searched: ${where}`,
     `  filters: ${result.filters.keywords.length > 0 ? `keywords ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : "none"}; ${result.searched.files} file${result.searched.files === 1 ? "" : "s"} looked at (max ${result.filters.max_candidates} per folder)`,
+    ...notIndexedLines(result),
     "",
     "Try one of:",
     "  handoff resume <file-or-url>     resume from a specific source",
@@ -33,6 +35,15 @@ export function formatNothingFound(result: DiscoveryResult): string {
     "  handoff create                   write a new handoff",
   ];
   return lines.join("\n");
+}
+
+/** Files in the boundary discovery did not index: counted, the first few named with why. */
+function notIndexedLines(result: DiscoveryResult): string[] {
+  const { count, files } = result.searched.not_indexed;
+  if (count === 0) return [];
+  const shown = files.slice(0, 10).map((f) => `    ${oneLine(f.path)}: ${oneLine(f.reason)}`);
+  const more = count > shown.length ? [`    ... and ${count - shown.length} more (--json lists ${files.length})`] : [];
+  return ["", `  not indexed: ${count} file${count === 1 ? "" : "s"} in the searched folders`, ...shown, ...more];
 }
 
 function filterText(result: DiscoveryResult): string {

@@ -14,7 +14,7 @@ import { readRegularFile } from "../read-file.js";
  */
 
 const ARTIFACT_LIMIT = 64 * 1024 * 1024;
-const HEX_COMMIT = /^[0-9a-fA-F]{7,64}$/;
+const HEX_COMMIT = /^[0-9a-fA-F]{4,64}$/;
 
 /** What a source recorded about its checkout, from ce frontmatter, other frontmatter, or a manifest. */
 export function recordedState(metadata: Record<string, unknown>, manifest: unknown): RecordedState {
@@ -118,11 +118,13 @@ function inside(toplevel: string, path: string): string | undefined {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : full;
 }
 
-async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.ProcessEnv): Promise<Pick<ObservedState, "headRelation" | "advancedBy">> {
-  if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "unknown" };
+async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.ProcessEnv): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {
+  // Not a commit id this clone can name (too short, or not hex, so never handed to git): as
+  // unreachable as a commit it lacks, which kernel's reference calls commit_diverged.
+  if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "diverged", headUnreachable: true };
   if (git.head && git.head.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
   const known = await run(["cat-file", "-e", `${recordedHead}^{commit}`], git.toplevel, env);
-  if (known.code !== 0) return { headRelation: "unknown" };
+  if (known.code !== 0) return { headRelation: "diverged", headUnreachable: true };
   const ancestor = await run(["merge-base", "--is-ancestor", recordedHead, "HEAD"], git.toplevel, env);
   if (ancestor.code === 1) return { headRelation: "diverged" };
   if (ancestor.code !== 0) return { headRelation: "unknown" };

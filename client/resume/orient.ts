@@ -41,8 +41,11 @@ export async function orientFromText(source: string, text: string, context: { cw
   // A manifest's paths are structured: provenance.artifacts are checked by hash. Scanning its JSON
   // as prose would report paths it plans to create or records as deleted as missing.
   const prose = doc.manifest === undefined ? doc.body : "";
-  const { observed } = await observeCheckout(recorded, prose, context.cwd, context.env, context.sourcePath);
-  const drift = anythingRecorded || observed.missingPaths.length > 0 ? computeDrift(recorded, observed) : [];
+  // Kernel documents get kernel's own divergence semantics (its reference `divergence`): every
+  // uncommitted file counts as dirty, the manifest itself too (kernel's workflow commits it).
+  const kernel = doc.format === "kernel.handoff/v1" || doc.format === "kernel.checkpoint/v1";
+  const { observed } = await observeCheckout(recorded, prose, context.cwd, context.env, kernel ? undefined : context.sourcePath);
+  const drift = anythingRecorded || observed.missingPaths.length > 0 ? computeDrift(recorded, observed, { kernel }) : [];
 
   const workflow = (doc.manifest as { workflow?: { phases?: unknown; invalidation_rules?: unknown } } | undefined)?.workflow;
   const phases = Array.isArray(workflow?.phases) ? (workflow.phases as OrientationResult["phases"]).filter((p) => typeof p?.name === "string") : [];

@@ -1,4 +1,5 @@
 import { type CeFrontmatter, CeFrontmatterSchema } from "./frontmatter-schema.js";
+import { DISCOVERY_LIMITS, WHOLE_FILE } from "./frontmatter-scan.js";
 import { readFrontmatter } from "./read-frontmatter.js";
 
 /** One finding, addressed like a JSON path: `frontmatter.created_at`, `frontmatter.keywords[1]`, `body`. */
@@ -18,6 +19,8 @@ export interface CeDocument {
   issues: DocumentIssue[];
   /** Set when the frontmatter could not be parsed at all (bad YAML, not UTF-8): not a contract miss. */
   unparseable?: string;
+  /** Read whole: set when discovery's bounded read (64 lines / 16 KiB) would not index it. */
+  undiscoverable?: string;
 }
 
 const encoder = new TextEncoder();
@@ -34,8 +37,8 @@ const decoder = new TextDecoder();
  * // frontmatter.created_at: must be ISO-8601 UTC
  * ```
  */
-export function parseCeDocument(text: string): CeDocument {
-  const read = readFrontmatter(text);
+export function parseCeDocument(text: string, options: { whole?: boolean } = {}): CeDocument {
+  const read = readFrontmatter(text, options.whole ? WHOLE_FILE : DISCOVERY_LIMITS);
   if (read.kind === "unindexed") {
     const base = { frontmatter: undefined, data: {}, body: text };
     switch (read.code) {
@@ -56,7 +59,12 @@ export function parseCeDocument(text: string): CeDocument {
     for (const issue of checked.error.issues) issues.push({ path: issuePath(["frontmatter", ...issue.path]), message: issue.message });
   }
   if (body.trim() === "") issues.push({ path: "body", message: "must not be empty" });
-  return { frontmatter: checked.success ? checked.data : undefined, data: read.data, body, issues };
+  const doc: CeDocument = { frontmatter: checked.success ? checked.data : undefined, data: read.data, body, issues };
+  if (options.whole) {
+    const bounded = readFrontmatter(text);
+    if (bounded.kind === "unindexed") doc.undiscoverable = `${bounded.reason}, so discovery cannot index it (a file named explicitly is still read whole)`;
+  }
+  return doc;
 }
 
 /** `["frontmatter", "keywords", 1]` -> `frontmatter.keywords[1]`. */

@@ -14,6 +14,18 @@ export type FrontmatterScan =
   | { kind: "needs_yaml"; text: string; bytesRead: number }
   | { kind: "unindexed"; code: UnindexedCode; reason: string };
 
+/** How far a frontmatter read may go for its closing `---`. */
+export interface FrontmatterLimits {
+  lines: number;
+  bytes: number;
+}
+
+/** Discovery's bounds: the contract's "at most the first 64 lines or 16 KiB". */
+export const DISCOVERY_LIMITS: FrontmatterLimits = { lines: FRONTMATTER_MAX_LINES, bytes: FRONTMATTER_MAX_BYTES };
+
+/** A file the user named is read whole (up to the caller's file size limit): the bounds are discovery's. */
+export const WHOLE_FILE: FrontmatterLimits = { lines: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY };
+
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -34,16 +46,17 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * scanFrontmatter("---js\n...")                 // { kind: "unindexed", code: "no_opener", ... }
  * ```
  */
-export function scanFrontmatter(head: string | Uint8Array): FrontmatterScan {
+export function scanFrontmatter(head: string | Uint8Array, limits: FrontmatterLimits = DISCOVERY_LIMITS): FrontmatterScan {
   // Each UTF-16 unit is at least one UTF-8 byte, so this prefix covers the byte bound.
-  const bytes = typeof head === "string" ? encoder.encode(head.slice(0, FRONTMATTER_MAX_BYTES + 1)) : head;
+  const bytes = typeof head === "string" ? encoder.encode(head.slice(0, limits.bytes + 1)) : head;
   // A head of the full 16 KiB may be a cut: then its last line could continue ("---" of "----").
-  const wholeInput = bytes.length < FRONTMATTER_MAX_BYTES;
+  const wholeInput = bytes.length < limits.bytes;
   let start = 0;
-  for (let line = 1; line <= FRONTMATTER_MAX_LINES; line++) {
+  for (let line = 1; line <= limits.lines; line++) {
     const newline = bytes.indexOf(NEWLINE, start);
     const end = newline === -1 ? bytes.length : newline;
-    if (end > FRONTMATTER_MAX_BYTES) break;
+    // The line's newline must be inside the first `limits.bytes` bytes, as a head read of that size holds it.
+    if (newline === -1 ? end > limits.bytes : newline >= limits.bytes) break;
     if (newline === -1 && !wholeInput) break;
     const isDelimiter = isDashes(bytes, start, end);
     if (line === 1 && !isDelimiter) return unindexed("no_opener", "the first line is not exactly ---");
@@ -54,7 +67,7 @@ export function scanFrontmatter(head: string | Uint8Array): FrontmatterScan {
   if (bytes.length === 0) return unindexed("no_opener", "the file is empty");
   return unindexed(
     "no_closing_delimiter",
-    `no closing --- within the first ${FRONTMATTER_MAX_LINES} lines and ${FRONTMATTER_MAX_BYTES / 1024} KiB`,
+    limits.bytes === Number.POSITIVE_INFINITY ? "no closing --- after the opening one" : `no closing --- within the first ${limits.lines} lines and ${limits.bytes / 1024} KiB`,
   );
 }
 
@@ -79,6 +92,8 @@ function parseBlock(block: Uint8Array, bytesRead: number): FrontmatterScan {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+// A JSON string literal with no escape, no quote and no control character inside.
+const PLAIN_STRING = /^"[^"\\\u0000-\u001f]*"$/;
 
 /**
  * The fast path: `key: <JSON literal>` per line, which is what we write. JSON is a subset of YAML
@@ -104,13 +119,19 @@ function parseFlat(text: string): Record<string, unknown> | undefined {
     const literal = line.slice(colon + 2).trim();
     if (!KEY.test(key) || literal === "" || Object.hasOwn(out, key)) return undefined;
     let value: unknown;
-    try {
-      value = JSON.parse(literal);
-    } catch {
-      return undefined;
+    if (PLAIN_STRING.test(literal)) {
+      // What we write most: a quoted string with nothing to unescape. Same value as JSON.parse.
+      value = literal.slice(1, -1);
+    } else {
+      try {
+        value = JSON.parse(literal);
+      } catch {
+        return undefined;
+      }
     }
-    // defineProperty, not assignment: a "__proto__" key stays data instead of setting the prototype.
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    // A "__proto__" key stays data instead of setting the prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }

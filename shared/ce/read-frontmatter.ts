@@ -1,5 +1,5 @@
 import { type CeFrontmatter, CeFrontmatterSchema } from "./frontmatter-schema.js";
-import { type UnindexedCode, scanFrontmatter } from "./frontmatter-scan.js";
+import { DISCOVERY_LIMITS, type FrontmatterLimits, type UnindexedCode, scanFrontmatter } from "./frontmatter-scan.js";
 import { parseYamlMapping } from "./yaml-fallback.js";
 
 export { FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES } from "./contract.js";
@@ -32,8 +32,8 @@ export type FrontmatterRead =
  * readFrontmatter("---js\n...")                 // { kind: "unindexed", code: "no_opener", ... }
  * ```
  */
-export function readFrontmatter(head: string | Uint8Array): FrontmatterRead {
-  const scan = scanFrontmatter(head);
+export function readFrontmatter(head: string | Uint8Array, limits: FrontmatterLimits = DISCOVERY_LIMITS): FrontmatterRead {
+  const scan = scanFrontmatter(head, limits);
   if (scan.kind === "unindexed") return scan;
   let data: Record<string, unknown>;
   if (scan.kind === "needs_yaml") {

@@ -22,6 +22,12 @@ export interface BundlePiece extends Piece {
   index: number;
 }
 
+export interface BundlePiece extends Piece {
+  list: "required" | "optional";
+  /** Index within its list. */
+  index: number;
+}
+
 export interface DroppedPiece {
   selector: string;
   reason: string;
@@ -33,13 +39,26 @@ export interface DroppedPiece {
 }
 
 export interface Bundle {
-  /** Every selector that was considered and kept, in order: resolved or not. */
+  /** Every selector, in order (required, then optional): resolved or not. */
   pieces: BundlePiece[];
-  /** Selectors left out by the budget, in order. */
-  dropped: DroppedPiece[];
-  /** Sum over `pieces`. */
+  /** Sum over `pieces`: the selected artifacts. */
   total_estimated_tokens: number;
   budget: { target_tokens?: number; max_tokens?: number };
+}
+
+/**
+ * What a session pays besides the selected artifacts, counted as kernel's reference counts it:
+ * the manifest itself and the project instructions (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md,
+ * each distinct text once). Skills are 0 here: Handoff ships none (so does the reference's copy).
+ */
+export interface ContextOverhead {
+  manifest_tokens: number;
+  project_instructions_tokens: number;
+}
+
+/** The total the budget is judged on: overhead plus selected artifacts, as the reference sums it. */
+export function totalTokens(bundle: Bundle, overhead: ContextOverhead): number {
+  return overhead.manifest_tokens + overhead.project_instructions_tokens + bundle.total_estimated_tokens;
 }
 
 /** The receipt's status vocabulary. */
@@ -65,16 +84,16 @@ const ContextSpecSchema = z.looseObject({
 });
 
 /**
- * Resolves `context.required` then `context.optional`, in order. A selector that is malformed,
- * escapes the repository or names a path matching a `context.forbidden` glob is never passed to
- * `resolve` (outcome "invalid", note says why). Tokens are estimated as ceil(chars/4). Before a
- * piece would take the total past `budget.max_tokens` the compile stops: that piece and every
- * later selector are listed in `dropped` with the reason, unresolved ones unread.
+ * Resolves `context.required` then `context.optional`, in order, every one of them, as kernel's
+ * reference compile does: the budget judges the total afterwards (budgetStatus), it does not cut
+ * the bundle. A selector that is malformed, escapes the repository or names a path matching a
+ * `context.forbidden` glob is never passed to `resolve` (outcome "invalid", note says why).
+ * Tokens are estimated as the reference does (round(characters / 4)).
  *
  * @example
  * ```ts
  * const bundle = await compileContext(manifest, (s) => resolveSelector(s, readFor(s)), matchGlob);
- * bundle.dropped // [{ selector: "CHANGELOG.md lines 1-30", why: "would exceed budget.max_tokens 60000 ..." }]
+ * bundle.total_estimated_tokens // 1234
  * ```
  */
 export async function compileContext(
@@ -94,51 +113,31 @@ export async function compileContext(
     ...(spec.optional ?? []).map((selector, index) => ({ selector, index, list: "optional" as const })),
   ];
   const pieces: BundlePiece[] = [];
-  const dropped: DroppedPiece[] = [];
   let total = 0;
-  let stoppedAt: string | undefined;
-
   for (const { selector: raw, index, list } of queue) {
     const selector = (typeof raw === "object" && raw !== null ? raw : {}) as ContextSelector;
-    const summary = selectorSummary(selector);
-    const reason = typeof selector.reason === "string" ? selector.reason : "";
-    if (stoppedAt !== undefined) {
-      dropped.push({ selector: summary, reason, list, index, why: `not reached: the budget stopped the compile at ${stoppedAt}` });
-      continue;
-    }
     const piece = await resolveGuarded(raw, selector, resolve, forbidden, matchGlob);
-    if (budget.max_tokens !== undefined && total + piece.estimated_tokens > budget.max_tokens) {
-      dropped.push({
-        selector: summary,
-        reason,
-        list,
-        index,
-        estimated_tokens: piece.estimated_tokens,
-        why: `would exceed budget.max_tokens ${budget.max_tokens}: ${total} + ${piece.estimated_tokens} tokens`,
-      });
-      stoppedAt = summary;
-      continue;
-    }
     total += piece.estimated_tokens;
     pieces.push({ ...piece, list, index });
   }
-  return { pieces, dropped, total_estimated_tokens: total, budget };
+  return { pieces, total_estimated_tokens: total, budget };
 }
 
 /**
- * Where a bundle stands against its budget: "maximum_exceeded" when the manifest asked for more
- * than budget.max_tokens (the compile stopped and dropped pieces, so what was loaded stayed
- * under it), "target_exceeded" when the loaded total is over budget.target_tokens.
+ * Where a compile stands against its budget, judged on the total kernel's reference judges
+ * (manifest, project instructions and selected artifacts): "maximum_exceeded" over
+ * budget.max_tokens, else "target_exceeded" over budget.target_tokens, else "within_budget".
  *
  * @example
  * ```ts
- * budgetStatus({ pieces: [], dropped: [], total_estimated_tokens: 40, budget: { target_tokens: 30 } }) // "target_exceeded"
+ * budgetStatus({ pieces: [], total_estimated_tokens: 40, budget: { target_tokens: 30 } }) // "target_exceeded"
  * ```
  */
-export function budgetStatus(bundle: Bundle): BudgetStatus {
-  if (bundle.dropped.length > 0) return "maximum_exceeded";
-  const target = bundle.budget.target_tokens;
-  return target !== undefined && bundle.total_estimated_tokens > target ? "target_exceeded" : "within_budget";
+export function budgetStatus(bundle: Bundle, overhead: ContextOverhead = { manifest_tokens: 0, project_instructions_tokens: 0 }): BudgetStatus {
+  const total = totalTokens(bundle, overhead);
+  const { target_tokens: target, max_tokens: max } = bundle.budget;
+  if (max !== undefined && total > max) return "maximum_exceeded";
+  return target !== undefined && total > target ? "target_exceeded" : "within_budget";
 }
 
 async function resolveGuarded(

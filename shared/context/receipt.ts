@@ -1,4 +1,4 @@
-import { type Bundle, type BudgetStatus, budgetStatus } from "./compile.js";
+import { type Bundle, type BudgetStatus, type ContextOverhead, budgetStatus, totalTokens } from "./compile.js";
 import { estimateTokens, type SelectionOutcome } from "./selector.js";
 
 /** The estimation method every receipt states: chars/4 undercounts markup and JSON structure. */
@@ -23,7 +23,12 @@ export interface ContextReceipt {
   verifier_identity: string;
   created?: string;
   manifest_tokens: number;
+  project_instructions_tokens: number;
+  always_skills_tokens: number;
+  workflow_skills_tokens: number;
+  domain_skills_tokens: number;
   selected_artifacts_tokens: number;
+  agentdb_tokens: number;
   total_estimated_tokens: number;
   target_budget_tokens?: number;
   maximum_budget_tokens?: number;
@@ -48,6 +53,8 @@ export interface ReceiptInput {
   bundle: Bundle;
   /** The emitted bundle text (renderBundle's output), hashed as written. */
   bundleText: string;
+  /** Tokens of the project instruction files (see ContextOverhead); 0 when there are none. */
+  projectInstructionsTokens?: number;
   /** ISO 8601 time of the compile; passed in so this stays pure. */
   created?: string;
   sha256hex?: (text: string) => Promise<string>;
@@ -56,10 +63,10 @@ export interface ReceiptInput {
 /**
  * Builds a kernel.context-receipt/v1 for a compile. Model, effort, builder and verifier are
  * "unavailable" (a CLI cannot observe them and must never copy requested into observed); safety
- * is "normal". Selections cover every selector in manifest order: kept pieces with their outcome
- * and, when resolved, the sha256 of the text loaded; dropped ones as `invalid` with the budget
- * note, because the selection could not be honoured. total_estimated_tokens counts the selected
- * artifacts, the part the budget governs; manifest_tokens is reported beside it.
+ * is "normal". Selections cover every selector in manifest order with its outcome and, when
+ * resolved, the sha256 of the text loaded. total_estimated_tokens is what kernel's reference
+ * counts: the manifest, the project instructions and the selected artifacts (skills and agentdb
+ * are 0: none are loaded by Handoff), and the status is judged on it.
  *
  * @example
  * ```ts
@@ -83,17 +90,9 @@ export async function buildReceipt(input: ReceiptInput): Promise<ContextReceipt>
       },
     })),
   );
-  const dropped = bundle.dropped.map((d) => ({
-    order: order(d),
-    selection: {
-      selector: d.selector,
-      resolved: false,
-      outcome: "invalid" as const,
-      estimated_tokens: d.estimated_tokens ?? 0,
-      note: `dropped: ${d.why}`,
-    },
-  }));
-  const selections = [...kept, ...dropped].sort((a, b) => a.order - b.order).map((s) => s.selection);
+  const selections = kept.sort((a, b) => a.order - b.order).map((s) => s.selection);
+  // The reference reads the manifest in text mode: line endings count as one "\n".
+  const overhead: ContextOverhead = { manifest_tokens: estimateTokens(input.manifestText.replace(/\r\n?/g, "\n")), project_instructions_tokens: input.projectInstructionsTokens ?? 0 };
   return {
     schema: "kernel.context-receipt/v1",
     manifest: input.manifestPath,
@@ -108,12 +107,17 @@ export async function buildReceipt(input: ReceiptInput): Promise<ContextReceipt>
     builder_identity: UNAVAILABLE,
     verifier_identity: UNAVAILABLE,
     ...(input.created === undefined ? {} : { created: input.created }),
-    manifest_tokens: estimateTokens(input.manifestText),
+    manifest_tokens: overhead.manifest_tokens,
+    project_instructions_tokens: overhead.project_instructions_tokens,
+    always_skills_tokens: 0,
+    workflow_skills_tokens: 0,
+    domain_skills_tokens: 0,
     selected_artifacts_tokens: bundle.total_estimated_tokens,
-    total_estimated_tokens: bundle.total_estimated_tokens,
+    agentdb_tokens: 0,
+    total_estimated_tokens: totalTokens(bundle, overhead),
     ...(bundle.budget.target_tokens === undefined ? {} : { target_budget_tokens: bundle.budget.target_tokens }),
     ...(bundle.budget.max_tokens === undefined ? {} : { maximum_budget_tokens: bundle.budget.max_tokens }),
-    status: budgetStatus(bundle),
+    status: budgetStatus(bundle, overhead),
     estimation_method: ESTIMATION_METHOD,
     selections,
     loads_beyond_manifest: [],

@@ -51,7 +51,13 @@ const SelectorSchema = contextSelectorSchema.extend({ context: z.int().min(0).op
  * ```
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  // Kernel's reference: round(len(text) / 4), len in code points, ties to even (Python's round).
+  let points = 0;
+  for (const _ of text) points++;
+  const quarter = points / 4;
+  const floor = Math.floor(quarter);
+  const rest = quarter - floor;
+  return rest > 0.5 || (rest === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
 }
 
 /**

@@ -25,8 +25,6 @@ export interface CapturedState {
   branch: string;
   commit: string;
   dirty: boolean;
-  /** sha256 of `git diff --binary HEAD`, when dirty. */
-  dirty_tree_sha256?: string;
   /** Files pinned with `--pin`, hashed by the CLI. */
   artifacts?: PinnedArtifact[];
 }
@@ -74,8 +72,9 @@ function mergeArtifacts(fromPartial: unknown, pinned: readonly PinnedArtifact[])
  * - `schema` is filled in when absent (a different value is left for validation to report).
  * - identity: `created` is the captured time; `name` is the partial's when it gives a non-empty
  *   one, else the captured name; other identity keys are the partial's.
- * - provenance: branch, commit and dirty are captured; `dirty_tree_sha256` is the captured one
- *   when dirty and removed when clean; pinned artifacts replace same-path entries, by path.
+ * - provenance: branch, commit and dirty are captured; a `dirty_tree_sha256` the partial carries
+ *   is dropped (a handoff has none: only a checkpoint does); pinned artifacts replace same-path
+ *   entries, by path. Keys the schema does not know are kept, so validation names them.
  * - context.policy.mode defaults to "advisory"; resume.prompt defaults to
  *   `handoff resume '<manifestPath>'` (default `_meta/handoffs/<file>.json`).
  *
@@ -105,8 +104,8 @@ export function buildKernelManifest(partial: unknown, captured: CapturedState, o
     commit: captured.commit,
     dirty: captured.dirty,
   };
+  // Only a checkpoint pins its uncommitted changes; in a handoff the key is unknown to the schema.
   delete provenance.dirty_tree_sha256;
-  if (captured.dirty && captured.dirty_tree_sha256 !== undefined) provenance.dirty_tree_sha256 = captured.dirty_tree_sha256;
   const pinned = captured.artifacts ?? [];
   if (pinned.length > 0 || provenance.artifacts !== undefined) provenance.artifacts = mergeArtifacts(provenance.artifacts, pinned);
 

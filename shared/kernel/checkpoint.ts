@@ -1,40 +1,42 @@
 import * as z from "zod";
 import { type ValidationIssue, validateWith } from "./issues.js";
-import { contextIsResolvable, createdIsRfc3339, provenanceIsPinned } from "./rules.js";
+import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
+import { kernelCheckpointRules } from "./rules.js";
+import type { NumberLiteral } from "./strict-json.js";
 import { contextBudgetSchema, contextPolicySchema, contextSelectorSchema } from "./schema.js";
 
 /**
  * kernel.checkpoint/v1, equal in meaning to its public JSON Schema: a smaller mid-task record a
- * resume can start from. The handoff rules that apply to its shared parts (timestamp,
- * provenance, context selectors) apply here too.
+ * resume can start from. The handoff rules apply to it as kernel's reference applies them, plus
+ * one of its own: a dirty checkpoint pins its uncommitted changes (dirty_tree_sha256).
  */
 
 export const KERNEL_CHECKPOINT_SCHEMA_ID = "kernel.checkpoint/v1";
 
-export const kernelCheckpointSchema = z.looseObject({
+export const kernelCheckpointSchema = z.strictObject({
   schema: z.literal(KERNEL_CHECKPOINT_SCHEMA_ID),
-  identity: z.looseObject({ name: z.string(), created: z.string(), session: z.string().optional() }),
-  provenance: z.looseObject({
+  identity: z.strictObject({ name: z.string(), created: z.string(), session: z.string().optional() }),
+  provenance: z.strictObject({
     branch: z.string(),
     commit: z.string(),
     dirty: z.boolean(),
     dirty_tree_sha256: z.string().optional(),
   }),
-  task: z.looseObject({
+  task: z.strictObject({
     goal: z.string(),
     handoff_ref: z.string().optional(),
     contract_ref: z.string().optional(),
   }),
-  steps_completed: z.array(z.looseObject({ step: z.string(), evidence: z.string() })),
+  steps_completed: z.array(z.strictObject({ step: z.string(), evidence: z.string() })),
   current_outputs: z.array(z.string()).optional(),
   pending_steps: z.array(z.string()),
-  resume: z.looseObject({
+  resume: z.strictObject({
     position: z.string(),
     entrypoint: z.string().optional(),
     next_operation: z.string(),
   }),
   context: z
-    .looseObject({
+    .strictObject({
       policy: contextPolicySchema.optional(),
       required: z.array(contextSelectorSchema).optional(),
       forbidden: z.array(z.string()).optional(),
@@ -53,7 +55,8 @@ export type KernelCheckpoint = z.infer<typeof kernelCheckpointSchema>;
  * validateKernelCheckpoint(JSON.parse(text)).ok
  * ```
  */
-export function validateKernelCheckpoint(value: unknown): { ok: boolean; issues: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
-  const result = validateWith(kernelCheckpointSchema, [createdIsRfc3339, provenanceIsPinned, contextIsResolvable], value);
-  return result.value === undefined ? { ok: false, issues: result.issues } : { ok: true, issues: [], checkpoint: result.value };
+export function validateKernelCheckpoint(value: unknown, numbers: readonly NumberLiteral[] = []): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
+  const result = validateWith(kernelCheckpointSchema, kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
+  const { issues, warnings } = result;
+  return result.value === undefined ? { ok: false, issues, warnings } : { ok: true, issues, warnings, checkpoint: result.value };
 }

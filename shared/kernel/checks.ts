@@ -1,44 +1,70 @@
 /**
- * Single-value checks behind the kernel rules. Each returns `undefined` when the value is fine
+ * Single-value checks behind the kernel rules and advisories. Each returns `undefined` when the value is fine
  * and otherwise a message that says what is wrong, so rules, the context compiler and drift
  * checks all judge a timestamp, a path or a revision range the same way.
  */
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+// Upper-case T and Z only: RFC 3339 lets an application restrict them, and kernel's reference does.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/** Days (UTC, `YYYY-MM-DD`) that ended with a leap second, 23:59:60Z (IERS Bulletin C). */
+export const LEAP_SECOND_DAYS: ReadonlySet<string> = new Set([
+  "1972-06-30", "1972-12-31", "1973-12-31", "1974-12-31", "1975-12-31", "1976-12-31", "1977-12-31",
+  "1978-12-31", "1979-12-31", "1981-06-30", "1982-06-30", "1983-06-30", "1985-06-30", "1987-12-31",
+  "1989-12-31", "1990-12-31", "1992-06-30", "1993-06-30", "1994-06-30", "1995-12-31", "1997-06-30",
+  "1998-12-31", "2005-12-31", "2008-12-31", "2012-06-30", "2015-06-30", "2016-12-31",
+]);
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+/** Whether local 23:59:60-ish time at `offsetMinutes` east of UTC is the last second of a leap-second day. */
+function isRealLeapSecond(year: number, month: number, day: number, hour: number, minute: number, offsetMinutes: number): boolean {
+  // Date.UTC maps years 0-99 to 1900-1999; build the date with setUTCFullYear instead.
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute - offsetMinutes, 0, 0);
+  if (utc.getUTCHours() !== 23 || utc.getUTCMinutes() !== 59) return false;
+  return LEAP_SECOND_DAYS.has(utc.toISOString().slice(0, 10));
+}
+
 /**
- * Strict RFC 3339 date-time: full date, `T`, full time, and a zone (`Z` or `±hh:mm`); the date
- * and time must exist (no month 13, no February 30). Second 60 is allowed for leap seconds.
+ * identity.created as the contract has it: kernel's reference check (upper-case `T`, a zone,
+ * a real calendar date and time of day) except where that check breaks RFC 3339, which wins:
+ * year 0000 exists, second 60 exists at a real leap second, and an offset's minutes are 00-59
+ * (see docs/conformance.md).
  *
  * @example
  * ```ts
  * checkRfc3339("2026-07-10T21:45:00Z") // undefined
+ * checkRfc3339("2016-12-31T23:59:60Z") // undefined (a real leap second)
  * checkRfc3339("2026-02-30T00:00:00Z") // "2026-02-30 is not a calendar date"
  * ```
  */
 export function checkRfc3339(text: string): string | undefined {
   const match = RFC3339.exec(text);
-  if (match === null) return "must be an RFC 3339 timestamp with a time zone, like 2026-07-10T21:45:00Z or 2026-07-10T23:45:00+02:00";
+  if (match === null) return "must be an RFC 3339 timestamp with a time zone, like 2026-07-10T21:45:00Z or 2026-07-10T23:45:00+02:00 (upper-case T and Z)";
   const [, y, mo, d, h, mi, s, , , oh, om] = match.map((part) => (part === undefined ? 0 : Number(part)));
-  const [year, month, day] = [y!, mo!, d!];
+  const [year, month, day, hour, minute, second] = [y!, mo!, d!, h!, mi!, s!];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
     return `${text.slice(0, 10)} is not a calendar date`;
   }
-  if (h! > 23 || mi! > 59 || s! > 60) return `${text.slice(11, 19)} is not a time of day`;
-  if (oh! > 23 || om! > 59) return "time zone offset is out of range";
+  if (oh! > 23 || om! > 59) return "time zone offset is out of range (hours 00-23, minutes 00-59)";
+  if (hour > 23 || minute > 59 || second > 60) return `${text.slice(11, 19)} is not a time of day`;
+  if (second === 60) {
+    const offset = (match[8] === "-" ? -1 : 1) * (oh! * 60 + om!);
+    if (!isRealLeapSecond(year, month, day, hour, minute, offset)) return `${text.slice(11, 19)}: second 60 exists only at a leap second (23:59:60 UTC on a day that had one)`;
+  }
   return undefined;
 }
 
 /**
- * A repository-relative path that cannot leave the repository: not empty, no NUL or other
- * control characters, not absolute (`/x`, `\x`, `C:x`), and no `..` that climbs above the root
- * once `.` and `..` are resolved. Backslashes count as separators so a path means the same on
- * every system.
+ * A repository-relative path as the contract has it: not empty, no NUL, not absolute, and no
+ * `..` segment that climbs above the root once the path is normalised. Names that merely start
+ * with two dots (`..foo`, `...`) are ordinary names (kernel's reference rejects them, against its
+ * own message; see docs/conformance.md). Whether a symlink leads outside is the client's check.
  *
  * @example
  * ```ts
@@ -49,11 +75,9 @@ export function checkRfc3339(text: string): string | undefined {
 export function checkRepoPath(path: string): string | undefined {
   if (path === "") return "is empty; give a path relative to the repository root";
   if (path.includes("\0")) return "contains a NUL character";
-  if (/[\u0001-\u001f\u007f]/.test(path)) return "contains a control character";
-  if (path.startsWith("/") || path.startsWith("\\")) return "is absolute; give a path relative to the repository root";
-  if (/^[A-Za-z]:/.test(path)) return "starts with a drive letter; give a path relative to the repository root";
+  if (path.startsWith("/")) return "is absolute; give a path relative to the repository root";
   let depth = 0;
-  for (const segment of path.split(/[\\/]/)) {
+  for (const segment of path.split("/")) {
     if (segment === "..") {
       depth--;
       if (depth < 0) return "climbs out of the repository with '..'";
@@ -61,6 +85,22 @@ export function checkRepoPath(path: string): string | undefined {
       depth++;
     }
   }
+  return undefined;
+}
+
+/**
+ * What makes a valid repository path a poor one: it means something else on Windows (a drive
+ * letter, a backslash) or holds control characters. An advisory, never a contract error.
+ *
+ * @example
+ * ```ts
+ * checkPortablePath("C:\\notes.md") // "starts with a drive letter; ..."
+ * ```
+ */
+export function checkPortablePath(path: string): string | undefined {
+  if (/[\u0001-\u001f\u007f]/.test(path)) return "contains a control character";
+  if (/^[A-Za-z]:/.test(path)) return "starts with a drive letter; on Windows this is not a repository-relative path";
+  if (path.includes("\\")) return "contains a backslash; use '/' so the path means the same on every system";
   return undefined;
 }
 
@@ -81,35 +121,26 @@ export function parseLineRange(text: string): { start: number; end: number } | u
   return start <= end ? { start, end } : undefined;
 }
 
-const REVISION_TOKEN = /^[A-Za-z0-9._/@^~{}-]+$/;
-const MAX_REVISION_LENGTH = 256;
-
-function checkRevisionToken(token: string, side: string): string | undefined {
-  if (token === "") return side === "the" ? "is empty; give a revision or a range like main..HEAD" : `has an empty ${side} revision`;
-  // A leading '-' would reach git as an option; a leading '.' is never a valid revision.
-  if (token.startsWith("-")) return `${side} revision '${token}' starts with '-'`;
-  if (!REVISION_TOKEN.test(token)) return `${side} revision '${token}' may only contain letters, digits and . _ / @ ^ ~ { } -`;
-  if (token.startsWith(".")) return `${side} revision '${token}' starts with '.'`;
-  if (token.includes("..")) return `${side} revision '${token}' contains '..'`;
-  return undefined;
-}
+// A revision token as kernel's reference accepts it: starts with a letter or digit, then letters,
+// digits and . _ / @ { } ^ ~ + -. Nothing git could read as an option or a reflog shorthand (@{u}).
+const REVISION_TOKEN = /^[A-Za-z0-9][A-Za-z0-9._/@{}^~+-]*$/;
 
 /**
- * A `git_diff` selector value: `rev`, `a..b` or `a...b`, each revision made of safe characters
- * and never starting with `-`, so it can be passed to git as a single argument.
+ * A `git_diff` selector value: `rev`, `a..b` or `a...b`, each side a safe revision token, so it
+ * reaches git as one argument that is never an option.
  *
  * @example
  * ```ts
  * checkGitDiff("main...HEAD~2") // undefined
- * checkGitDiff("--output=/tmp/x") // "revision '--output=/tmp/x' ..."
+ * checkGitDiff("--output=/tmp/x") // "must be a revision or a range like main..HEAD ..."
  * ```
  */
 export function checkGitDiff(text: string): string | undefined {
-  if (text.length > MAX_REVISION_LENGTH) return `is longer than ${MAX_REVISION_LENGTH} characters`;
-  const operator = text.includes("...") ? "..." : text.includes("..") ? ".." : undefined;
-  if (operator === undefined) return checkRevisionToken(text, "the");
-  const at = text.indexOf(operator);
-  return checkRevisionToken(text.slice(0, at), "left") ?? checkRevisionToken(text.slice(at + operator.length), "right");
+  const parts = text.split(/(\.\.\.?)/);
+  const valid = parts.length === 1
+    ? REVISION_TOKEN.test(parts[0]!)
+    : parts.length === 3 && REVISION_TOKEN.test(parts[0]!) && REVISION_TOKEN.test(parts[2]!);
+  return valid ? undefined : "must be a revision or a range like main..HEAD or main...HEAD~2, each side starting with a letter or digit and made of letters, digits and . _ / @ { } ^ ~ + -";
 }
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import * as z from "zod";
 import { type JsonPathSegment, compareJsonPaths, formatJsonPath } from "./json-path.js";
 
 /**
@@ -15,6 +15,8 @@ export interface ValidationIssue {
 export interface ValidationResult<T> {
   ok: boolean;
   issues: ValidationIssue[];
+  /** Advisories: checks beyond the contract. They never make a document invalid. */
+  warnings: ValidationIssue[];
   /** The typed value, only when `ok`. */
   value?: T;
 }
@@ -73,20 +75,81 @@ const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
  * validateWith(z.object({ a: z.string() }), [], {}) // { ok: false, issues: [{ path: "a", message: "is required" }] }
  * ```
  */
-export function validateWith<S extends z.ZodType>(schema: S, rules: readonly Rule[], value: unknown): ValidationResult<z.infer<S>> {
-  const found: { segments: JsonPathSegment[]; message: string }[] = [];
+export function validateWith<S extends z.ZodType>(schema: S, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<z.infer<S>> {
+  const found: Found[] = [];
   const parsed = schema.safeParse(value, { error: errorMap });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      found.push({ segments: issue.path.filter((s): s is JsonPathSegment => typeof s !== "symbol"), message: issue.message });
+      const segments = issue.path.filter((s): s is JsonPathSegment => typeof s !== "symbol");
+      // One issue per unknown key, at the key, as kernel's reference reports them.
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) found.push({ segments: [...segments, key], message: "is not a field of this schema (unknown keys are rejected)" });
+      } else {
+        found.push({ segments, message: issue.message });
+      }
     }
   }
+  const issues = sorted(found, rules, value);
+  const warnings = sorted([], advisories, value);
+  const ok = issues.length === 0;
+  return ok && parsed.success ? { ok, issues, warnings, value: parsed.data } : { ok: false, issues, warnings };
+}
+
+interface Found {
+  segments: JsonPathSegment[];
+  message: string;
+}
+
+function sorted(found: Found[], rules: readonly Rule[], value: unknown): ValidationIssue[] {
   const report: Report = (segments, message) => void found.push({ segments: [...segments], message });
   for (const rule of rules) rule(value, report);
   found.sort((a, b) => compareJsonPaths(a.segments, b.segments) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
-  const issues = found.map((issue) => ({ path: formatJsonPath(issue.segments), message: issue.message }));
-  const ok = issues.length === 0;
-  return ok && parsed.success ? { ok, issues, value: parsed.data } : { ok: false, issues };
+  return found.map((issue) => ({ path: formatJsonPath(issue.segments), message: issue.message }));
+}
+
+/**
+ * Truthiness as kernel's reference (Python) reads it: missing, null, false, 0, "", [] and {}
+ * are all "absent".
+ *
+ * @example
+ * ```ts
+ * pyTruthy("") // false
+ * pyTruthy("x") // true
+ * ```
+ */
+export function pyTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
+
+// Python's str.isspace set: JavaScript's trim() lacks U+001C-U+001F and U+0085, and adds U+FEFF.
+const PY_SPACE = "[\\t\\n\\v\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
+
+/**
+ * `str.strip()` as kernel's reference (Python) does it, so "blank" means the same on both sides.
+ *
+ * @example
+ * ```ts
+ * pyStrip("\u001f x \u0085") // "x"
+ * ```
+ */
+export function pyStrip(text: string): string {
+  return text.replace(PY_STRIP, "");
+}
+
+/**
+ * An integer as JSON Schema reads one: any whole number, beyond 2^53 too (zod's int() stops
+ * there). Whether it was written as `2.0` is the strict parser's knowledge (integersAreLexical).
+ */
+export function jsonInt(bounds: { min?: number; max?: number } = {}) {
+  let schema = z.number();
+  if (bounds.min !== undefined) schema = schema.min(bounds.min);
+  if (bounds.max !== undefined) schema = schema.max(bounds.max);
+  // The JSON Schema export says "integer", as the public schema does.
+  return schema.refine(Number.isInteger, { message: "must be an integer" }).meta({ type: "integer" });
 }
 
 /** The value as a plain object, or undefined: rules read untrusted shapes through these. */

@@ -52,6 +52,7 @@ function describeSelector(selector: ContextSelector): string {
   if (selector.lines !== undefined) parts.push(`lines ${code(selector.lines)}`);
   if (selector.heading !== undefined) parts.push(`section ${code(selector.heading)}`);
   if (selector.grep !== undefined) parts.push(`grep ${code(selector.grep)} (±${selector.context ?? 3} lines)`);
+  else if (selector.context !== undefined) parts.push(`context ${selector.context} lines`);
   const reason = selector.reason === undefined ? "" : `: ${text(selector.reason, "    ")}`;
   return `- ${parts.join(", ")}${reason}`;
 }
@@ -62,8 +63,7 @@ function identityLines(m: KernelHandoff): string[] {
   if (identity.session !== undefined) lines.push(`- Session: ${code(identity.session)}`);
   if (identity.tier !== undefined) lines.push(`- Tier: ${identity.tier}`);
   lines.push(`- Branch: ${code(provenance.branch)}`, `- Commit: ${code(provenance.commit)}`);
-  const dirty = provenance.dirty_tree_sha256 === undefined ? "" : ` (tree sha256 ${code(provenance.dirty_tree_sha256)})`;
-  lines.push(`- Uncommitted changes: ${provenance.dirty ? "yes" : "no"}${dirty}`);
+  lines.push(`- Uncommitted changes: ${provenance.dirty ? "yes" : "no"}`);
   return lines;
 }
 
@@ -193,6 +193,7 @@ export function renderKernelMarkdown(manifest: KernelHandoff, sourceFileName: st
     "",
     ...section(2, "Identity and provenance", identityLines(m)),
     ...section(3, "Pinned artifacts", artifactLines(m)),
+    ...section(3, "Retrospective results this work depends on", bullets(m.provenance.retrospective_refs, code)),
     ...section(2, "Objective", [text(m.objective.goal, "")]),
     ...section(3, "Success conditions", bullets(m.objective.success_conditions)),
     ...section(3, "Non-goals", bullets(m.objective.non_goals)),
@@ -205,6 +206,7 @@ export function renderKernelMarkdown(manifest: KernelHandoff, sourceFileName: st
     ...section(2, "Warnings (failed approaches, do not re-explore)", bullets(m.warnings)),
     ...section(2, "Outputs", outputLines(m)),
     ...section(2, "Resume", fenced(m.resume.prompt)),
+    // A valid manifest has no other keys (the schema is strict); named in case a caller skipped validation.
     ...section(2, "Other fields", others.length === 0 ? [] : [`Not rendered: ${others.map(code).join(", ")}`]),
   ];
   // Sections end with a blank line; drop repeats so one blank separates blocks. Values are

@@ -1,11 +1,15 @@
 import type { JsonPathSegment } from "./json-path.js";
-import { type Report, type Rule, asArray, asRecord, asString } from "./issues.js";
-import { checkCommitSha, checkGitDiff, checkRepoPath, checkRfc3339, checkSha256, parseLineRange } from "./checks.js";
+import { type Report, type Rule, asArray, asRecord, asString, pyTruthy } from "./issues.js";
+import { checkGitDiff, checkRepoPath, checkRfc3339 } from "./checks.js";
+import type { NumberLiteral } from "./strict-json.js";
 
 /**
- * The semantic rules of kernel.handoff/v1 that its JSON Schema cannot express, as the reference
- * validator enforces them. Every rule reads the raw value defensively (the schema may have
- * failed) and reports only what it owns, so type errors are said once, by the schema.
+ * The semantic rules of kernel.handoff/v1 (and of the checkpoint, which shares them) that its
+ * JSON Schema cannot express, exactly as kernel's reference validator enforces them: it is the
+ * contract's oracle (docs/conformance.md lists where RFC 3339 overrides it). A value that is
+ * "absent" here is what the reference treats as absent: missing, null, false, 0, "" or empty.
+ * Every rule reads the raw value defensively (the schema may have failed) and reports only what
+ * it owns. Checks the reference does not make are advisories (advisories.ts): warnings only.
  */
 
 /** The typed divergence events an invalidation rule may name (`when.event`). */
@@ -32,78 +36,52 @@ const KERNEL_EVENT_SET: ReadonlySet<string> = new Set(KERNEL_EVENTS);
 
 /** identity.created is a strict RFC 3339 timestamp with a zone. */
 export const createdIsRfc3339: Rule = (value, report) => {
-  const created = asString(asRecord(asRecord(value)?.identity)?.created);
-  if (created === undefined) return;
-  const problem = checkRfc3339(created);
+  const identity = asRecord(asRecord(value)?.identity);
+  if (identity === undefined || identity.created === undefined || identity.created === null) return;
+  if (typeof identity.created !== "string") return void report(["identity", "created"], "must be an RFC 3339 timestamp with a time zone");
+  const problem = checkRfc3339(identity.created);
   if (problem) report(["identity", "created"], problem);
 };
 
-/** Commit, dirty-tree hash and pinned artifacts are what drift is measured against. */
-export const provenanceIsPinned: Rule = (value, report) => {
-  const provenance = asRecord(asRecord(value)?.provenance);
-  if (provenance === undefined) return;
-  const commit = asString(provenance.commit);
-  if (commit !== undefined) {
-    const problem = checkCommitSha(commit);
-    if (problem) report(["provenance", "commit"], problem);
-  }
-  const dirtyTree = provenance.dirty_tree_sha256;
-  if (provenance.dirty === true && dirtyTree === undefined) {
-    report(["provenance", "dirty_tree_sha256"], "is required when dirty is true (sha256 of `git diff --binary HEAD`)");
-  } else if (typeof dirtyTree === "string") {
-    const problem = checkSha256(dirtyTree, { lowercase: true });
-    if (problem) report(["provenance", "dirty_tree_sha256"], problem);
-  }
-  asArray(provenance.artifacts).forEach((artifact, i) => {
-    const entry = asRecord(artifact);
-    const at: JsonPathSegment[] = ["provenance", "artifacts", i];
-    checkPathField(entry?.path, [...at, "path"], report);
-    const sha = asString(entry?.sha256);
-    if (sha !== undefined) {
-      const problem = checkSha256(sha);
-      if (problem) report([...at, "sha256"], problem);
-    }
-  });
-};
-
 function checkPathField(value: unknown, at: readonly JsonPathSegment[], report: Report): void {
-  const path = asString(value);
-  if (path === undefined) return;
-  const problem = checkRepoPath(path);
+  if (typeof value !== "string") return void report(at, "must be a non-empty repository-relative path");
+  const problem = checkRepoPath(value);
   if (problem) report(at, problem);
 }
 
-const REFINEMENTS = ["lines", "heading", "grep"] as const;
+/** A checkpoint that records uncommitted changes pins them (a handoff has no such field). */
+export const checkpointPinsDirtyTree: Rule = (value, report) => {
+  const provenance = asRecord(asRecord(value)?.provenance);
+  if (pyTruthy(provenance?.dirty) && !pyTruthy(provenance?.dirty_tree_sha256)) {
+    report(["provenance", "dirty_tree_sha256"], "is required when dirty is true (sha256 of `git diff --binary HEAD`)");
+  }
+};
+
+/** Pinned artifacts stay inside the repository. */
+export const artifactsStayInside: Rule = (value, report) => {
+  asArray(asRecord(asRecord(value)?.provenance)?.artifacts).forEach((artifact, i) => {
+    const path = asRecord(artifact)?.path;
+    if (pyTruthy(path)) checkPathField(path, ["provenance", "artifacts", i, "path"], report);
+  });
+};
 
 function checkSelector(selector: Record<string, unknown>, at: readonly JsonPathSegment[], report: Report): void {
-  const hasPath = selector.path !== undefined;
-  const hasDiff = selector.git_diff !== undefined;
+  const hasPath = pyTruthy(selector.path);
+  const hasDiff = pyTruthy(selector.git_diff);
   if (hasPath === hasDiff) {
-    report(at, hasPath ? "has both path and git_diff; a selector takes exactly one" : "needs exactly one of path or git_diff");
+    report(at, hasPath ? "has both path and git_diff; a selector takes exactly one" : "needs exactly one of path or git_diff (a non-empty string)");
   }
-  const refinements = REFINEMENTS.filter((key) => selector[key] !== undefined);
+  const refinements = (["lines", "heading", "grep"] as const).filter((key) => pyTruthy(selector[key]));
   if (refinements.length > 1) report(at, `combines ${refinements.join(" and ")}; a selector takes at most one refinement`);
   if (refinements.length > 0 && !hasPath) report(at, `${refinements.join(", ")} refines a file and needs path`);
-  checkPathField(selector.path, [...at, "path"], report);
-  const lines = asString(selector.lines);
-  if (lines !== undefined && parseLineRange(lines) === undefined) {
-    report([...at, "lines"], "must be a line range 'A-B' with 1 <= A <= B, like '1-30'");
+  if (hasDiff && (typeof selector.git_diff !== "string" || checkGitDiff(selector.git_diff) !== undefined)) {
+    report([...at, "git_diff"], typeof selector.git_diff === "string" ? checkGitDiff(selector.git_diff)! : "must be a revision or a range like main..HEAD");
   }
-  if (selector.heading === "") report([...at, "heading"], "is empty; give the heading text, like '## Plan'");
-  if (selector.grep === "") report([...at, "grep"], "is empty; give a pattern to search for");
-  if (selector.context !== undefined) {
-    if (selector.grep === undefined) report([...at, "context"], "only applies to a grep selector");
-    if (typeof selector.context === "number" && selector.context < 0) report([...at, "context"], "must be 0 or more");
-  }
-  const diff = asString(selector.git_diff);
-  if (diff !== undefined) {
-    const problem = checkGitDiff(diff);
-    if (problem) report([...at, "git_diff"], problem);
-  }
+  if (hasPath) checkPathField(selector.path, [...at, "path"], report);
 }
 
-/** Selectors, budget and policy: the attention budget must be resolvable and bounded. */
-export const contextIsResolvable: Rule = (value, report) => {
+/** Selectors name one source and at most one refinement; their paths stay inside. */
+export const selectorsAreWellFormed: Rule = (value, report) => {
   const context = asRecord(asRecord(value)?.context);
   if (context === undefined) return;
   for (const list of ["required", "optional"] as const) {
@@ -112,66 +90,115 @@ export const contextIsResolvable: Rule = (value, report) => {
       if (selector !== undefined) checkSelector(selector, ["context", list, i], report);
     });
   }
-  const mode = asString(asRecord(context.policy)?.mode);
-  const budget = asRecord(context.budget);
-  const max = budget?.max_tokens;
-  const target = budget?.target_tokens;
-  if ((mode === "bounded" || mode === "sealed") && max === undefined) {
-    report(["context", "budget", "max_tokens"], `is required when policy.mode is ${mode}`);
-  }
-  if (typeof max === "number" && typeof target === "number" && target > max) {
-    report(["context", "budget", "target_tokens"], `(${target}) must not exceed max_tokens (${max})`);
-  }
 };
 
-/** Phases are named once; rules and the entry phase refer only to phases that exist. */
-export const workflowIsConsistent: Rule = (value, report) => {
-  const manifest = asRecord(value);
-  const workflow = asRecord(manifest?.workflow);
-  const names = new Set<string>();
-  asArray(workflow?.phases).forEach((phase, i) => {
-    const name = asString(asRecord(phase)?.name);
-    if (name === undefined) return;
-    if (name === "") report(["workflow", "phases", i, "name"], "is empty");
-    else if (names.has(name)) report(["workflow", "phases", i, "name"], `'${name}' is used by an earlier phase; phase names must be unique`);
-    names.add(name);
-  });
+/**
+ * The budget is bounded: target <= max, and bounded or sealed modes name a max. Integers are
+ * compared exactly, even beyond 2^53, from their literal text.
+ */
+export function budgetIsBounded(numbers: readonly NumberLiteral[] = []): Rule {
+  const exact = (key: string, fallback: number): bigint | number => {
+    const literal = numbers.find((n) => n.at.length === 3 && n.at[0] === "context" && n.at[1] === "budget" && n.at[2] === key)?.literal;
+    return literal !== undefined && /^-?\d+$/.test(literal) ? BigInt(literal) : fallback;
+  };
+  return (value, report) => {
+    const context = asRecord(asRecord(value)?.context);
+    const budget = asRecord(context?.budget);
+    const max = budget?.max_tokens;
+    const target = budget?.target_tokens;
+    const mode = asString(asRecord(context?.policy)?.mode);
+    if (typeof max === "number" && typeof target === "number" && exact("target_tokens", target) > exact("max_tokens", max)) {
+      report(["context", "budget", "target_tokens"], `(${target}) must not exceed max_tokens (${max})`);
+    }
+    if ((mode === "bounded" || mode === "sealed") && (max === undefined || max === null)) {
+      report(["context", "budget", "max_tokens"], `is required when policy.mode is ${mode}`);
+    }
+  };
+}
+
+/** Invalidation rules name kernel events and phases that exist. */
+export const invalidationIsTyped: Rule = (value, report) => {
+  const workflow = asRecord(asRecord(value)?.workflow);
+  const names = new Set(asArray(workflow?.phases).map((phase) => asRecord(phase)?.name));
   asArray(workflow?.invalidation_rules).forEach((item, i) => {
     const rule = asRecord(item);
-    const event = asString(asRecord(rule?.when)?.event);
-    if (event !== undefined && !KERNEL_EVENT_SET.has(event)) {
-      report(["workflow", "invalidation_rules", i, "when", "event"], `'${event}' is not a kernel event; use one of ${KERNEL_EVENTS.join(", ")}`);
+    if (rule === undefined) return;
+    const event = asRecord(rule.when)?.event;
+    if (typeof event !== "string" || !KERNEL_EVENT_SET.has(event)) {
+      report(["workflow", "invalidation_rules", i, "when", "event"], `${typeof event === "string" ? `'${event}'` : "is missing or"} not a kernel event; use one of ${KERNEL_EVENTS.join(", ")}`);
     }
-    asArray(rule?.invalidates).forEach((target, j) => {
-      if (typeof target === "string" && !names.has(target)) {
-        report(["workflow", "invalidation_rules", i, "invalidates", j], `names phase '${target}', which is not in workflow.phases`);
+    asArray(rule.invalidates).forEach((target, j) => {
+      if (!names.has(target)) {
+        report(["workflow", "invalidation_rules", i, "invalidates", j], `names phase ${JSON.stringify(target)}, which is not in workflow.phases`);
       }
     });
   });
-  const entry = asString(asRecord(manifest?.execution)?.entry_phase);
-  if (entry !== undefined && workflow !== undefined && !names.has(entry)) {
-    report(["execution", "entry_phase"], `names phase '${entry}', which is not in workflow.phases`);
-  }
 };
 
-/** Preflight checks carry what they check, and paths stay inside the repository. */
-export const preflightIsRunnable: Rule = (value, report) => {
+/** A path_exists preflight names a path inside the repository. */
+export const preflightPathsStayInside: Rule = (value, report) => {
   asArray(asRecord(asRecord(value)?.runtime)?.preflight).forEach((item, i) => {
     const check = asRecord(item);
-    if (check === undefined) return;
-    const at: JsonPathSegment[] = ["runtime", "preflight", i];
-    checkPathField(check.path, [...at, "path"], report);
-    if (check.check === "path_exists" && check.path === undefined) report([...at, "path"], "is required for a path_exists check");
-    if (check.check === "current_branch" && check.expected === undefined) report([...at, "expected"], "is required for a current_branch check");
-    if (check.check === "argv" && (check.argv === undefined || (Array.isArray(check.argv) && check.argv.length === 0))) report([...at, "argv"], "is required for an argv check and must not be empty");
+    if (check?.check !== "path_exists") return;
+    const at: JsonPathSegment[] = ["runtime", "preflight", i, "path"];
+    if (!pyTruthy(check.path)) report(at, "is required for a path_exists check: a non-empty repository-relative path");
+    else checkPathField(check.path, at, report);
   });
 };
 
+/** Numbers written with a fraction or an exponent are not integers, whatever their value. */
+export function integersAreLexical(numbers: readonly NumberLiteral[]): Rule {
+  return (_value, report) => {
+    for (const { at, literal } of numbers) {
+      if (/[.eEN]/.test(literal)) report(at, `must be an integer written without a fraction or exponent, not ${literal}`);
+    }
+  };
+}
+
 /** Every rule of kernel.handoff/v1, in the order they are documented. */
-export const KERNEL_HANDOFF_RULES: readonly Rule[] = [
-  createdIsRfc3339,
-  provenanceIsPinned,
-  contextIsResolvable,
-  workflowIsConsistent,
-  preflightIsRunnable,
-];
+export function kernelHandoffRules(numbers: readonly NumberLiteral[] = []): Rule[] {
+  return [
+    integersAreLexical(numbers),
+    createdIsRfc3339,
+    artifactsStayInside,
+    selectorsAreWellFormed,
+    budgetIsBounded(numbers),
+    invalidationIsTyped,
+    preflightPathsStayInside,
+  ];
+}
+
+/** The rules of kernel.checkpoint/v1: the handoff's, and a dirty checkpoint pins its tree. */
+export function kernelCheckpointRules(numbers: readonly NumberLiteral[] = []): Rule[] {
+  return [...kernelHandoffRules(numbers), checkpointPinsDirtyTree];
+}
+
+/** For callers with a parsed value and no literal text. */
+export const KERNEL_HANDOFF_RULES: readonly Rule[] = kernelHandoffRules();
+
+/**
+ * The repository paths kernel's reference checks, where it checks them (selector paths and
+ * artifact paths that are present, every path_exists preflight path), so the client can resolve
+ * each on disk: the reference rejects one that leads outside the repository through a symlink.
+ *
+ * @example
+ * ```ts
+ * contractPaths({ provenance: { artifacts: [{ path: "docs/a.md" }] } }) // [{ at: ["provenance", "artifacts", 0, "path"], path: "docs/a.md" }]
+ * ```
+ */
+export function contractPaths(value: unknown): { at: JsonPathSegment[]; path: string }[] {
+  const out: { at: JsonPathSegment[]; path: string }[] = [];
+  const add = (path: unknown, at: JsonPathSegment[]) => {
+    if (typeof path === "string" && path !== "" && checkRepoPath(path) === undefined) out.push({ at, path });
+  };
+  const doc = asRecord(value);
+  const context = asRecord(doc?.context);
+  for (const list of ["required", "optional"] as const) {
+    asArray(context?.[list]).forEach((item, i) => add(asRecord(item)?.path, ["context", list, i, "path"]));
+  }
+  asArray(asRecord(doc?.provenance)?.artifacts).forEach((item, i) => add(asRecord(item)?.path, ["provenance", "artifacts", i, "path"]));
+  asArray(asRecord(doc?.runtime)?.preflight).forEach((item, i) => {
+    if (asRecord(item)?.check === "path_exists") add(asRecord(item)?.path, ["runtime", "preflight", i, "path"]);
+  });
+  return out;
+}

@@ -1,11 +1,13 @@
 import * as z from "zod";
+import { jsonInt } from "./issues.js";
 
 /**
  * kernel.handoff/v1 as zod, equal in meaning to the public JSON Schema
- * (test/fixtures/kernel/kernel.handoff.v1.schema.json): the same required keys, types, enums and
- * integer bounds. That schema never sets `additionalProperties: false`, so every object here is
- * loose: keys other tools add survive a round trip. What JSON Schema cannot say (one of path /
- * git_diff, phase references, timestamps) lives in rules.ts.
+ * (../shared/spec/kernel/kernel.handoff.v1.schema.json): the same required keys, types, enums and
+ * integer bounds. Every object is strict: kernel's reference validator rejects unknown keys at
+ * every level (its schema's description says so), so a key another tool invents is an error, not
+ * a passenger. A handoff's provenance has no dirty_tree_sha256: only a checkpoint's has. What JSON
+ * Schema cannot say (one of path / git_diff, phase references, timestamps) lives in rules.ts.
  *
  * @example
  * ```ts
@@ -28,83 +30,80 @@ export const PREFLIGHT_CHECKS = ["current_branch", "path_exists", "argv"] as con
 const strings = z.array(z.string());
 
 /** Context selector v1; which keys may be combined is a rule, not a schema matter. */
-export const contextSelectorSchema = z.looseObject({
+export const contextSelectorSchema = z.strictObject({
   path: z.string().optional(),
   lines: z.string().optional(),
   heading: z.string().optional(),
   grep: z.string().optional(),
-  context: z.int().optional(),
+  context: jsonInt().optional(),
   git_diff: z.string().optional(),
   reason: z.string().optional(),
 });
 
-export const contextPolicySchema = z.looseObject({ mode: z.enum(POLICY_MODES) });
+export const contextPolicySchema = z.strictObject({ mode: z.enum(POLICY_MODES) });
 
-export const contextBudgetSchema = z.looseObject({
-  target_tokens: z.int().min(1).optional(),
-  max_tokens: z.int().min(1).optional(),
+export const contextBudgetSchema = z.strictObject({
+  target_tokens: jsonInt({ min: 1 }).optional(),
+  max_tokens: jsonInt({ min: 1 }).optional(),
 });
 
-export const kernelHandoffSchema = z.looseObject({
+export const kernelHandoffSchema = z.strictObject({
   schema: z.literal(KERNEL_HANDOFF_SCHEMA_ID),
-  identity: z.looseObject({
+  identity: z.strictObject({
     name: z.string(),
     created: z.string(),
     session: z.string().optional(),
-    tier: z.int().min(1).max(3).optional(),
+    tier: jsonInt({ min: 1, max: 3 }).optional(),
   }),
-  provenance: z.looseObject({
+  provenance: z.strictObject({
     branch: z.string(),
     commit: z.string(),
     dirty: z.boolean(),
-    // Not in the public schema's properties, but the spec and the checkpoint schema use it
-    // when dirty is true; declared here only so its type is known.
-    dirty_tree_sha256: z.string().optional(),
     artifacts: z
-      .array(z.looseObject({ path: z.string(), sha256: z.string(), purpose: z.string().optional() }))
+      .array(z.strictObject({ path: z.string(), sha256: z.string(), purpose: z.string().optional() }))
       .optional(),
     retrospective_refs: strings.optional(),
   }),
-  objective: z.looseObject({
+  objective: z.strictObject({
     goal: z.string(),
     success_conditions: strings,
     non_goals: strings.optional(),
   }),
   contract: z
-    .looseObject({
+    .strictObject({
       ref: z.string().optional(),
       invariants: strings.optional(),
       assumptions: strings.optional(),
       decisions_accepted: z
-        .array(z.looseObject({ decision: z.string(), rationale: z.string().optional() }))
+        .array(z.strictObject({ decision: z.string(), rationale: z.string().optional() }))
         .optional(),
       alternatives_rejected: z
-        .array(z.looseObject({ alternative: z.string(), reason: z.string().optional() }))
+        .array(z.strictObject({ alternative: z.string(), reason: z.string().optional() }))
         .optional(),
     })
     .optional(),
-  workflow: z.looseObject({
+  workflow: z.strictObject({
     phases: z.array(
-      z.looseObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.string().optional() }),
+      z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.string().optional() }),
     ),
     invalidation_rules: z
       .array(
-        z.looseObject({
-          when: z.looseObject({ event: z.string(), path_glob: z.string().optional() }),
+        z.strictObject({
+          when: z.strictObject({ event: z.string(), path_glob: z.string().optional() }),
           invalidates: strings,
         }),
       )
       .optional(),
   }),
   runtime: z
-    .looseObject({
+    .strictObject({
       required_skills: z
-        .array(z.looseObject({ name: z.string(), version: z.int().optional(), sha256: z.string().optional() }))
+        .array(z.strictObject({ name: z.string(), version: jsonInt().optional(), sha256: z.string().optional() }))
         .optional(),
       optional_skills: strings.optional(),
       preflight: z
         .array(
-          z.looseObject({
+          z.strictObject({
             check: z.enum(PREFLIGHT_CHECKS),
             expected: z.string().optional(),
             path: z.string().optional(),
@@ -114,14 +113,14 @@ export const kernelHandoffSchema = z.looseObject({
         .optional(),
     })
     .optional(),
-  context: z.looseObject({
+  context: z.strictObject({
     policy: contextPolicySchema,
     required: z.array(contextSelectorSchema).optional(),
     optional: z.array(contextSelectorSchema).optional(),
     forbidden: strings.optional(),
     budget: contextBudgetSchema.optional(),
   }),
-  execution: z.looseObject({
+  execution: z.strictObject({
     entry_phase: z.string(),
     entrypoint: z.string().optional(),
     stop_conditions: strings.optional(),
@@ -129,8 +128,8 @@ export const kernelHandoffSchema = z.looseObject({
   }),
   open_threads: strings.optional(),
   warnings: strings.optional(),
-  outputs: z.looseObject({ required: strings.optional(), completion: z.string().optional() }).optional(),
-  resume: z.looseObject({ prompt: z.string() }),
+  outputs: z.strictObject({ required: strings.optional(), completion: z.string().optional() }).optional(),
+  resume: z.strictObject({ prompt: z.string() }),
 });
 
 export type KernelHandoff = z.infer<typeof kernelHandoffSchema>;

@@ -16,6 +16,12 @@ export interface StrictJsonError {
   path?: string;
 }
 
+/** A number whose literal text matters: written with a fraction or exponent, or beyond 2^53. */
+export interface NumberLiteral {
+  at: JsonPathSegment[];
+  literal: string;
+}
+
 /** Deeper than any real manifest by far; keeps the recursive descent off the stack limit. */
 export const MAX_JSON_DEPTH = 128;
 
@@ -37,7 +43,10 @@ class Parser {
   private pos = 0;
   private readonly path: JsonPathSegment[] = [];
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly numbers?: NumberLiteral[],
+  ) {
     // RFC 8259 lets a parser ignore a byte order mark; editors on some systems write one.
     if (text.charCodeAt(0) === 0xfeff) this.pos = 1;
   }
@@ -88,9 +97,13 @@ class Parser {
         return this.parseLiteral("false", false);
       case "n":
         return this.parseLiteral("null", null);
+      case "N":
+      case "I":
+        return this.numbers !== undefined ? this.parsePythonConstant() : this.fail(`unexpected ${this.describeHere()}: expected a value`);
       case undefined:
         return this.fail("unexpected end of input: expected a value");
       default:
+        if (char === "-" && this.numbers !== undefined && this.text.startsWith("-Infinity", this.pos)) return this.parsePythonConstant();
         if (char === "-" || (char >= "0" && char <= "9")) return this.parseNumber();
         if (char === "'") return this.fail("strings must use double quotes");
         return this.fail(`unexpected ${this.describeHere()}: expected a value`);
@@ -221,6 +234,19 @@ class Parser {
     }
   }
 
+  // Python's json (kernel's reference) reads NaN and ±Infinity as numbers; with literal tracking
+  // on, so does this parser, and the literal tells validators it is no integer.
+  private parsePythonConstant(): number {
+    for (const [word, value] of [["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY], ["-Infinity", Number.NEGATIVE_INFINITY]] as const) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.numbers?.push({ at: [...this.path], literal: word });
+        this.pos += word.length;
+        return value;
+      }
+    }
+    return this.fail(`unexpected ${this.describeHere()}: expected a value`);
+  }
+
   private parseNumber(): number {
     NUMBER.lastIndex = this.pos;
     const match = NUMBER.exec(this.text);
@@ -231,7 +257,12 @@ class Parser {
       this.fail("numbers cannot have leading zeros");
     }
     const value = Number(literal);
-    if (!Number.isFinite(value)) this.fail("number is too large to represent");
+    if (!Number.isFinite(value) && this.numbers === undefined) this.fail("number is too large to represent");
+    // Integer-ness is lexical in JSON Schema's reading (and in kernel's reference): 2.0 and 1e3
+    // are not integers there, and an integer beyond 2^53 is exact there but not here.
+    if (this.numbers !== undefined && (/[.eE]/.test(literal) || !Number.isSafeInteger(value))) {
+      this.numbers.push({ at: [...this.path], literal });
+    }
     this.pos += literal.length;
     return value;
   }
@@ -280,5 +311,27 @@ export function parseStrictJson(text: string): Result<unknown, StrictJsonError> 
     const error: StrictJsonError = { message: failure.message, ...positionAt(text, failure.offset) };
     if (failure.path !== undefined) error.path = failure.path;
     return err(error);
+  }
+}
+
+/**
+ * {@link parseStrictJson}, also returning the literal text of every number written with a
+ * fraction or an exponent, or beyond 2^53, by JSON path: what a validator needs to tell `2` from
+ * `2.0` and to compare integers exactly.
+ *
+ * @example
+ * ```ts
+ * parseStrictJsonWithNumbers('{"a": 2.0}') // { ok: true, value: { a: 2 }, numbers: [{ at: ["a"], literal: "2.0" }] }
+ * ```
+ */
+export function parseStrictJsonWithNumbers(text: string): Result<unknown, StrictJsonError> & { numbers: NumberLiteral[] } {
+  const numbers: NumberLiteral[] = [];
+  try {
+    return { ...ok(new Parser(text, numbers).parseDocument()), numbers };
+  } catch (failure) {
+    if (!(failure instanceof ParseFailure)) throw failure;
+    const error: StrictJsonError = { message: failure.message, ...positionAt(text, failure.offset) };
+    if (failure.path !== undefined) error.path = failure.path;
+    return { ...err(error), numbers };
   }
 }

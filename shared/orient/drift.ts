@@ -34,8 +34,14 @@ export interface ObservedState {
   /** undefined: detached HEAD or unknown. */
   branch?: string;
   head?: string;
-  /** How the recorded head relates to the current HEAD: "advanced" = recorded is an ancestor. */
+  /**
+   * How the recorded head relates to the current HEAD: "advanced" = recorded is an ancestor;
+   * "diverged" = not an ancestor, including a commit this clone cannot reach (as kernel's
+   * reference has it); "unknown" = HEAD or git itself cannot be read.
+   */
   headRelation: "same" | "advanced" | "diverged" | "unknown";
+  /** With "diverged": the recorded commit is not in this clone at all. */
+  headUnreachable?: boolean;
   advancedBy?: number;
   dirty?: boolean;
   dirty_tree_sha256?: string;
@@ -71,10 +77,10 @@ export interface DriftItem {
  * // [{ event: "branch_match", status: "ok", ... }, { event: "commit_advanced", status: "drift", ... }]
  * ```
  */
-export function computeDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
-  return [
+export function computeDrift(recorded: RecordedState, observed: ObservedState, options: { kernel?: boolean } = {}): DriftItem[] {
+  const items = [
     ...repositoryDrift(recorded, observed),
-    ...branchDrift(recorded, observed),
+    ...branchDrift(recorded, observed, options.kernel === true),
     ...commitDrift(recorded, observed),
     ...dirtyDrift(recorded, observed),
     ...worktreeDrift(recorded, observed),
@@ -87,7 +93,23 @@ export function computeDrift(recorded: RecordedState, observed: ObservedState): 
       path,
     })),
   ];
+  return options.kernel ? items.map((item) => (KERNEL_HARD.has(item.event) && item.status !== "ok" ? { ...item, severity: "hard" } : item)) : items;
 }
+
+/**
+ * The events kernel's reference `divergence` treats as hard ("diverged": resume stops, exit 1)
+ * for a kernel manifest or checkpoint. A ce-handoff keeps them as warnings, apart from
+ * commit_diverged, which is hard for every source: its history no longer holds the recorded commit.
+ */
+export const KERNEL_HARD: ReadonlySet<DriftEvent> = new Set<DriftEvent>([
+  "branch_unknown",
+  "branch_diverged",
+  "commit_diverged",
+  "commit_unknown",
+  "dirty_tree_hash_mismatch",
+  "artifact_missing",
+  "artifact_hash_mismatch",
+]);
 
 /**
  * Hard divergence stops a resume: the checkout is another repository (root commit differs) or
@@ -138,9 +160,13 @@ function repositoryDrift(recorded: RecordedState, observed: ObservedState): Drif
   return items;
 }
 
-function branchDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
+function branchDrift(recorded: RecordedState, observed: ObservedState, kernel: boolean): DriftItem[] {
   if (!recorded.branch) return [];
   const expected = recorded.branch;
+  // Kernel's reference reads a detached HEAD as the branch "" (git branch --show-current): diverged.
+  if (kernel && observed.inGit && observed.branch === undefined) {
+    return [{ event: "branch_diverged", status: "drift", severity: "warn", message: `HEAD is detached; the handoff recorded branch '${expected}'`, expected, actual: "" }];
+  }
   if (!observed.inGit || observed.branch === undefined) {
     const why = observed.inGit ? "HEAD is detached or the branch cannot be determined" : "not inside a git repository";
     return [{ event: "branch_unknown", status: "unknown", severity: "warn", message: `branch unknown: ${why}; the handoff recorded '${expected}'`, expected }];
@@ -176,7 +202,9 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
         event: "commit_diverged",
         status: "drift",
         severity: "hard",
-        message: `HEAD ${short(actual ?? "?")} does not contain the recorded commit ${short(expected)} (history rewritten or another line of work)`,
+        message: observed.headUnreachable
+          ? `the recorded commit ${short(expected)} is not in this clone (not fetched, or history rewritten); HEAD is ${short(actual ?? "?")}`
+          : `HEAD ${short(actual ?? "?")} does not contain the recorded commit ${short(expected)} (history rewritten or another line of work)`,
         ...base,
       }];
     case "unknown":
@@ -185,7 +213,7 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
         status: "unknown",
         severity: "warn",
         message: observed.inGit
-          ? `cannot tell how HEAD relates to the recorded commit ${short(expected)} (not in this clone?)`
+          ? `cannot tell how HEAD relates to the recorded commit ${short(expected)} (git could not answer)`
           : `not inside a git repository; the handoff recorded commit ${short(expected)}`,
         ...base,
       }];

@@ -29,7 +29,8 @@ export function parseSource(text: string): SourceDocument {
     }
   }
   if (trimmed.startsWith("---")) {
-    const doc = parseCeDocument(trimmed);
+    // A source named explicitly is read whole: the 64-line / 16 KiB bounds are discovery's.
+    const doc = parseCeDocument(trimmed, { whole: true });
     if (Object.keys(doc.data).length > 0) {
       return { format: doc.data.artifact_contract === CE_CONTRACT ? CE_CONTRACT : "markdown", body: doc.body, metadata: doc.data };
     }

@@ -77,6 +77,9 @@ describe("handoff checkpoint", () => {
     // The checkpoint's context has no `optional` list: only the keys its schema names.
     expect(doc.context).toEqual({ policy: { mode: "sealed" }, required: [{ path: "src/a.ts", reason: "the middleware" }], forbidden: ["secrets/**"], budget: { max_tokens: 4000 } });
     expect(validateKernelCheckpoint(JSON.parse(readFileSync(result.path, "utf8"))).ok).toBe(true);
+    const ours = await runCli(["validate", result.path, "--json"], { cwd: repo, env });
+    expect(ours.code, ours.stdout + ours.stderr).toBe(0);
+    expect(JSON.parse(ours.stdout)).toMatchObject({ valid: true, format: "kernel.checkpoint/v1", issues: [] });
     const reference = referenceValidate(result.path);
     expect(reference.status, reference.stdout + reference.stderr).toBe(0);
     expect(reference.stdout).toContain("(kernel.checkpoint/v1)");
@@ -89,6 +92,7 @@ describe("handoff checkpoint", () => {
     expect(result.checkpoint.provenance).toMatchObject({ dirty: true, dirty_tree_sha256: createHash("sha256").update(diff).digest("hex") });
     expect(result.checkpoint.current_outputs).toEqual(["src/a.ts"]);
     expect(result.warnings.join("\n")).toMatch(/uncommitted change/);
+    expect((await runCli(["validate", result.path], { cwd: repo, env })).code).toBe(0);
     const reference = referenceValidate(result.path);
     expect(reference.status, reference.stdout + reference.stderr).toBe(0);
     git(repo, "checkout", "--", "src/a.ts");

@@ -51,6 +51,7 @@ describe("handoff validate (golden)", () => {
         { path: "frontmatter.cwd", message: "must be an absolute path" },
         { path: "frontmatter.head", message: "must be a hex commit id" },
       ],
+      warnings: [],
     });
   });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { referenceCompile } from "../helpers/kernel-reference.js";
 import { listFiles, normalize } from "./cli-helpers.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
@@ -27,7 +28,7 @@ interface Piece {
 }
 interface JsonResult {
   manifest: string;
-  bundle: { pieces: Piece[]; dropped: { selector: string; why: string; list: string }[]; total_estimated_tokens: number };
+  bundle: { pieces: Piece[]; total_estimated_tokens: number };
   receipt: Record<string, unknown>;
 }
 
@@ -160,29 +161,40 @@ describe("handoff context", () => {
     expect(result.bundle.pieces[1]).toMatchObject({ outcome: "missing", note });
   });
 
-  it("stops before budget.max_tokens and says what was dropped and why", async () => {
-    const box = sandbox({ "a.md": "a".repeat(400), "b.md": "b".repeat(400), "c.md": "c".repeat(40) });
-    const manifest = writeManifest(box.repo, {
-      required: [{ path: "a.md" }],
-      optional: [{ path: "b.md", reason: "nice to have" }, { path: "c.md" }],
-      budget: { target_tokens: 50, max_tokens: 150 },
+  it("counts what kernel's reference counts, with its status, outcomes and exit codes (shared fixture)", async () => {
+    const box = sandbox({
+      "README.md": "# Demo\n\nHello there.\n",
+      "docs/guide.md": "# Guide\n\n## Setup\nstep one\nstep two\n## Usage\nlater\n",
+      "CHANGELOG.md": Array.from({ length: 40 }, (_, i) => `- change ${i + 1}`).join("\n"),
+      "CLAUDE.md": "Project rules: be careful.\n".repeat(20),
+      "AGENTS.md": "Project rules: be careful.\n".repeat(20),
     });
-    const { run, result } = await compileJson(box.repo, box.env, manifest);
-    expect(run.code).toBe(0);
-    expect(result.bundle.pieces.map((p) => p.selector)).toEqual(["a.md"]);
-    expect(result.bundle.total_estimated_tokens).toBe(100);
-    expect(result.bundle.dropped).toMatchObject([
-      { selector: "b.md", list: "optional", why: "would exceed budget.max_tokens 150: 100 + 100 tokens" },
-      { selector: "c.md", list: "optional", why: "not reached: the budget stopped the compile at b.md" },
-    ]);
-    expect(result.receipt.status).toBe("maximum_exceeded");
-    expect(run.stderr).toContain("dropped: optional b.md: would exceed budget.max_tokens 150: 100 + 100 tokens");
-    expect(run.stderr).toContain("tokens: ~100 of target 50, maximum 150: maximum_exceeded");
+    for (const [budget, code] of [[{ target_tokens: 5000, max_tokens: 10000 }, 0], [{ target_tokens: 1000, max_tokens: 10000 }, 0], [{ target_tokens: 100, max_tokens: 600 }, 3]] as const) {
+      const manifest = writeManifest(box.repo, {
+        required: [{ path: "README.md" }, { path: "docs/guide.md", heading: "## Setup" }, { path: "CHANGELOG.md", lines: "3-12" }],
+        optional: [{ path: "gone.md" }],
+        budget,
+      }, `_meta/handoffs/m-${budget.max_tokens}-${budget.target_tokens}.json`);
+      const { run, result } = await compileJson(box.repo, box.env, manifest);
+      const reference = referenceCompile(manifest, box.repo);
+      const pick = (r: Record<string, unknown>) => ({
+        status: r.status,
+        total: r.total_estimated_tokens,
+        manifest: r.manifest_tokens,
+        instructions: r.project_instructions_tokens,
+        selected: r.selected_artifacts_tokens,
+        outcomes: (r.selections as { outcome: string; estimated_tokens: number }[]).map((sel) => [sel.outcome, sel.estimated_tokens]),
+      });
+      expect(pick(result.receipt)).toEqual(pick(reference.receipt));
+      expect(run.code).toBe(code);
+      expect(reference.exit).toBe(code);
+      if (code === 3) expect(run.stderr).toContain("maximum_exceeded");
+    }
   });
 
   it.each<[string, Record<string, unknown>, string]>([
     ["missing", { required: [{ path: "README.md" }, { path: "gone.md", reason: "the plan" }] }, "  gone.md: missing: no such file"],
-    ["dropped by the budget", { required: [{ path: "README.md" }, { path: "big.md" }], budget: { max_tokens: 20 } }, "  big.md: dropped: would exceed budget.max_tokens 20"],
+    ["with no matching line (empty)", { required: [{ path: "README.md" }, { path: "big.md", grep: "nowhere" }] }, ": empty: no line matches"],
     ["escaping through a symlink", { required: [{ path: "out.md" }] }, "  out.md: invalid: path escapes the repository through a symlink"],
   ])("a required selector %s: exit 1 naming it, the bundle still printed", async (_name, context, line) => {
     const box = sandbox({ "README.md": "# Demo\n", "big.md": "x".repeat(200) });
@@ -198,12 +210,12 @@ describe("handoff context", () => {
 
   it("an invalid manifest: exit 1 with every issue as path: message, nothing read", async () => {
     const box = sandbox({ "README.md": "# Demo\n" });
-    const manifest = writeManifest(box.repo, { required: [{ path: "../outside.txt" }, { path: "a.md", lines: "9-1" }], budget: { target_tokens: 0 } });
+    const manifest = writeManifest(box.repo, { required: [{ path: "../outside.txt" }, { path: "a.md", lines: "9-1", x_extra: 1 }], budget: { target_tokens: 0 } });
     const run = await runCli(["context", manifest], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("context.required[0].path: climbs out of the repository with '..'");
-    expect(run.stderr).toContain("context.required[1].lines: must be a line range 'A-B' with 1 <= A <= B, like '1-30'");
+    expect(run.stderr).toContain("context.required[1].x_extra: is not a field of this schema");
     expect(run.stderr).toContain("context.budget.target_tokens: must be at least 1");
   });
 
@@ -224,7 +236,7 @@ describe("handoff context", () => {
 
   it("--out and --receipt are written 0600, the receipt validates and hashes the bundle; neither is ever overwritten", async () => {
     const box = sandbox({ "README.md": "# Demo\n\nHello.\n" });
-    const manifest = writeManifest(box.repo, { required: [{ path: "README.md", reason: "intro" }], budget: { target_tokens: 100, max_tokens: 200 } });
+    const manifest = writeManifest(box.repo, { required: [{ path: "README.md", reason: "intro" }], budget: { target_tokens: 5000, max_tokens: 10000 } });
     const out = join(box.base, "bundle.md");
     const receiptPath = join(box.base, "receipt.json");
     const run = await runCli(["context", manifest, "--out", out, "--receipt", receiptPath], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
@@ -252,16 +264,16 @@ describe("handoff context", () => {
     expect(listFiles(box.base).filter((f) => !f.startsWith("repo/") && !f.startsWith("home/"))).toEqual(["bundle.md", "receipt.json"]);
   });
 
-  it("--json prints the manifest, the bundle's pieces, drops and total, and a receipt that validates", async () => {
+  it("--json prints the manifest, the bundle's pieces and total, and a receipt that validates", async () => {
     const box = sandbox({ "README.md": "# Demo\n" });
     const manifest = writeManifest(box.repo, { required: [{ path: "README.md" }], optional: [{ path: "gone.md" }] });
     const { run, result } = await compileJson(box.repo, box.env, manifest);
     expect(run.code).toBe(0);
     expect(Object.keys(result)).toEqual(["manifest", "bundle", "receipt"]);
-    expect(Object.keys(result.bundle)).toEqual(["pieces", "dropped", "total_estimated_tokens"]);
+    expect(Object.keys(result.bundle)).toEqual(["pieces", "total_estimated_tokens"]);
     expect(result.bundle.pieces.map((p) => [p.list, p.outcome])).toEqual([["required", "resolved"], ["optional", "missing"]]);
     expect(validateContextReceipt(result.receipt).ok).toBe(true);
-    expect(run.stderr).toContain("context: 1 resolved, 0 empty, 1 missing, 0 invalid, 0 dropped");
+    expect(run.stderr).toContain("context: 1 resolved, 0 empty, 1 missing, 0 invalid");
     expect(run.stderr).toContain("bundle: pieces in the --json output");
   });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { expectReferenceAccepts } from "../helpers/kernel-reference.js";
 import { git, makeRepo, tempDir } from "./git-repo.js";
 
 beforeAll(ensureBuilt, 120_000);
@@ -44,15 +45,24 @@ describe("handoff create --format kernel", () => {
     expect(run.stdout).not.toContain("```");
   });
 
-  it("records the dirty tree hash of git diff --binary HEAD", async () => {
+  it("records a dirty tree as dirty, with no dirty_tree_sha256 (a handoff has none; only a checkpoint does)", async () => {
     const dir = repo();
     writeFileSync(join(dir, "README.md"), "# Demo, edited\n");
     const run = await runCli(["create", "--format", "kernel", "--json"], { cwd: dir, input: JSON.stringify(partial) });
     expect(run.code).toBe(0);
-    const manifest = JSON.parse(readFileSync(JSON.parse(run.stdout).path, "utf8"));
-    const diff = execGitBinary(dir);
+    const path = JSON.parse(run.stdout).path as string;
+    const manifest = JSON.parse(readFileSync(path, "utf8"));
     expect(manifest.provenance.dirty).toBe(true);
-    expect(manifest.provenance.dirty_tree_sha256).toBe(createHash("sha256").update(diff).digest("hex"));
+    expect(manifest.provenance).not.toHaveProperty("dirty_tree_sha256");
+    expectReferenceAccepts([path], dir);
+  });
+
+  it("refuses a partial with keys the schema does not know, naming them, and writes nothing", async () => {
+    const dir = repo();
+    const run = await runCli(["create", "--format", "kernel"], { cwd: dir, input: JSON.stringify({ ...partial, x_tool: 1, objective: { ...partial.objective, why: "x" } }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/objective\.why: is not a field[\s\S]*x_tool: is not a field/);
+    expect(existsSync(join(dir, "_meta/handoffs")) ? readdirSync(join(dir, "_meta/handoffs")) : []).toEqual([]);
   });
 
   it("never overwrites: a second manifest of the same name gets a suffix and its own resume prompt", async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,6 +26,24 @@ describe("captureGit on real repositories", () => {
       repoName: "My Project",
       namespace: `my-project-${head.slice(0, 12)}`,
     });
+  });
+
+  it("keeps the namespace when an unrelated, older history is merged in (first-parent root)", async () => {
+    const repo = makeRepo(join(tempDir(), "app"));
+    const root = git(repo, "rev-parse", "HEAD");
+    const before = await captureGit(repo, env);
+    // An older, unrelated history: its root sorts last in a plain rev-list --max-parents=0.
+    const old = { ...process.env, ...GIT_ENV, GIT_AUTHOR_DATE: "2001-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2001-01-01T00:00:00Z" };
+    execFileSync("git", ["switch", "-q", "--orphan", "vendor"], { cwd: repo, env: old });
+    writeFileSync(join(repo, "VENDOR.md"), "vendored\n");
+    execFileSync("git", ["add", "VENDOR.md"], { cwd: repo, env: old });
+    execFileSync("git", ["commit", "-qm", "vendor root"], { cwd: repo, env: old });
+    git(repo, "switch", "-q", "main");
+    git(repo, "merge", "-q", "--allow-unrelated-histories", "-m", "merge vendor", "vendor");
+    expect(git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n")).toHaveLength(2);
+    const after = await captureGit(repo, env);
+    expect(after?.repo_root_sha).toBe(root);
+    expect(after?.namespace).toBe(before?.namespace);
   });
 
   it("strips credentials from the remote and names the namespace after it", async () => {

@@ -88,15 +88,15 @@ describe("handoff render", () => {
   it("does not render an invalid manifest: exit 1 with every issue as path: message", () => {
     writeManifest("bad.json", (m) => {
       m.identity.created = "2026-02-30T00:00:00Z";
-      m.context.required[2].lines = "30-1";
-      m.execution.entry_phase = "nowhere";
+      m.context.required[2].path = "../x";
+      m.x_tool = 1;
     });
     const result = handoff("render", "bad.json", "--out", "bad.md");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("bad.json is not a valid kernel.handoff/v1 manifest (3 problems):");
-    expect(result.stderr).toContain("  context.required[2].lines: must be a line range 'A-B' with 1 <= A <= B, like '1-30'\n");
-    expect(result.stderr).toContain("  execution.entry_phase: names phase 'nowhere', which is not in workflow.phases\n");
+    expect(result.stderr).toContain("  context.required[2].path: climbs out of the repository with '..'\n");
+    expect(result.stderr).toContain("  x_tool: is not a field of this schema (unknown keys are rejected)\n");
     expect(result.stderr).toContain("  identity.created: 2026-02-30 is not a calendar date\n");
     expect(existsSync(join(dir, "bad.md"))).toBe(false);
   });

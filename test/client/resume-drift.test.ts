@@ -1,7 +1,10 @@
-import { copyFileSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot } from "../helpers/cli.js";
+import { asReferenceEvents, referenceDivergence } from "../helpers/kernel-reference.js";
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, createHandoff, resume, resumeJson, sandbox } from "./resume-sandbox.js";
 
@@ -125,20 +128,37 @@ const PARTIAL = {
   execution: { entry_phase: "fix" },
 };
 
-async function kernelSetup(options: { dirty?: boolean } = {}): Promise<{ box: Sandbox; repo: string; path: string }> {
+async function kernelSetup(): Promise<{ box: Sandbox; repo: string; path: string }> {
   const box = sandbox();
   const repo = makeRepo(join(box.base, "app"), { "README.md": "# App\n", "docs/plan.md": "# Plan\n\n1. fix\n" });
-  if (options.dirty) writeFileSync(join(repo, "README.md"), "# App, edited\n");
   const path = await createHandoff(box, repo, JSON.stringify(PARTIAL), ["--format", "kernel", "--title", "Login fix", "--pin", "docs/plan.md"]);
+  // Kernel's workflow commits the manifest it writes; then both sides agree the tree is clean.
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "docs: handoff manifest");
   return { box, repo, path };
+}
+
+/**
+ * Resumes `path` with the built CLI and asks kernel's reference `divergence` about the same file
+ * in the same checkout: the same events (names and severity), the same phases after the rules,
+ * and exit 1 exactly when the reference calls it hard divergence.
+ */
+async function resumeWithParity(box: Sandbox, path: string, repo: string) {
+  const ours = await resumeJson(box, [path], repo);
+  const reference = referenceDivergence(path, repo);
+  expect(asReferenceEvents(ours.result.drift)).toEqual(reference.events);
+  expect(phaseStatus(ours.result.phases)).toEqual(phaseStatus(reference.phases));
+  expect({ hard: ours.result.hard_divergence, code: ours.code }).toEqual({ hard: reference.hard_divergence, code: reference.exit === 0 ? 0 : 1 });
+  return ours;
 }
 
 describe("drift of a kernel manifest (--pin) and its invalidation rules", () => {
   it("right after create, in the checkout it was written into: everything matches", async () => {
     const { box, repo, path } = await kernelSetup();
-    const { code, result } = await resumeJson(box, [path], repo);
+    const { code, result } = await resumeWithParity(box, path, repo);
     expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_match:ok", "dirty_match:ok", "artifact_match:ok"]);
+    // HEAD is one commit on: the manifest's own commit.
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "dirty_match:ok", "artifact_match:ok"]);
     expect(phaseStatus(result.phases)).toEqual({ recon: "inherited", build: "inherited", fix: "required" });
     expect(result.applied_rules).toEqual([]);
   });
@@ -146,9 +166,10 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
   it("the pinned file edited: artifact_hash_mismatch invalidates the phase its rule names", async () => {
     const { box, repo, path } = await kernelSetup();
     writeFileSync(join(repo, "docs/plan.md"), "# Plan\n\n1. fix\n2. more\n");
-    const { code, result } = await resumeJson(box, [path], repo);
-    expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_match:ok", "dirty_changed:drift", "artifact_hash_mismatch:drift"]);
+    const { code, result } = await resumeWithParity(box, path, repo);
+    expect(code).toBe(1);
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "dirty_changed:drift", "artifact_hash_mismatch:drift"]);
+    expect(result.drift[3]).toMatchObject({ severity: "hard" });
     expect(phaseStatus(result.phases)).toEqual({ recon: "invalidated", build: "inherited", fix: "required" });
     expect(result.applied_rules).toEqual([{ rule: 0, event: "artifact_hash_mismatch", path: "docs/plan.md", invalidated: ["recon"] }]);
     const human = await resume(box, [path], repo);
@@ -159,9 +180,9 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
   it("the pinned file deleted: artifact_missing invalidates the other phase", async () => {
     const { box, repo, path } = await kernelSetup();
     rmSync(join(repo, "docs/plan.md"));
-    const { code, result } = await resumeJson(box, [path], repo);
-    expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_match:ok", "dirty_changed:drift", "artifact_missing:drift"]);
+    const { code, result } = await resumeWithParity(box, path, repo);
+    expect(code).toBe(1);
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "dirty_changed:drift", "artifact_missing:drift"]);
     expect(phaseStatus(result.phases)).toEqual({ recon: "inherited", build: "invalidated", fix: "required" });
     expect(result.next_actions).toContain("redo or re-verify the invalidated phases: build");
   });
@@ -169,8 +190,27 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
   it("dirty state changed: clean then edited", async () => {
     const { box, repo, path } = await kernelSetup();
     writeFileSync(join(repo, "README.md"), "# App, edited\n");
-    const { result } = await resumeJson(box, [path], repo);
+    const { result } = await resumeWithParity(box, path, repo);
     expect(result.drift).toContainEqual(expect.objectContaining({ event: "dirty_changed", status: "drift", expected: false, actual: true }));
+  });
+
+  it("on another branch, and detached: branch_diverged is hard, exit 1", async () => {
+    const { box, repo, path } = await kernelSetup();
+    git(repo, "switch", "-q", "-c", "feature");
+    expect((await resumeWithParity(box, path, repo)).result.drift[0]).toMatchObject({ event: "branch_diverged", severity: "hard", actual: "feature" });
+    git(repo, "switch", "-q", "--detach");
+    expect((await resumeWithParity(box, path, repo)).result.drift[0]).toMatchObject({ event: "branch_diverged", severity: "hard", actual: "" });
+  });
+
+  it("a recorded commit this clone does not have: commit_diverged (not commit_unknown), hard, exit 1", async () => {
+    const { box, repo, path } = await kernelSetup();
+    const manifest = JSON.parse(readFileSync(path, "utf8"));
+    manifest.provenance.commit = "0123456789abcdef0123456789abcdef01234567";
+    writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    git(repo, "commit", "-q", "-am", "point at a commit nobody has");
+    const { result } = await resumeWithParity(box, path, repo);
+    expect(result.drift[1]).toMatchObject({ event: "commit_diverged", severity: "hard" });
+    expect(result.drift[1].message).toMatch(/not in this clone/);
   });
 
   it.each([
@@ -179,11 +219,25 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
     ["committed", (repo: string) => {
       git(repo, "add", "README.md");
       git(repo, "commit", "-q", "-m", "edit");
-    }, ["dirty_changed:drift", "dirty_tree_hash_mismatch:drift"]],
-  ])("created with uncommitted changes, %s", async (_name, change, expected) => {
-    const { box, repo, path } = await kernelSetup({ dirty: true });
+    }, ["dirty_match:ok", "dirty_tree_hash_mismatch:drift"]],
+  ])("a checkpoint written with uncommitted changes, %s", async (_name, change, expected) => {
+    const box = sandbox();
+    const repo = makeRepo(join(box.base, "app"), { "README.md": "# App\n" });
+    writeFileSync(join(repo, "README.md"), "# App, edited\n");
+    const diff = execFileSync("git", ["diff", "--binary", "HEAD"], { cwd: repo });
+    const path = join(repo, "_meta", "checkpoints", "cp.json");
+    mkdirSync(join(repo, "_meta", "checkpoints"), { recursive: true });
+    writeFileSync(path, JSON.stringify({
+      schema: "kernel.checkpoint/v1",
+      identity: { name: "cp", created: "2026-07-11T08:00:00Z" },
+      provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: true, dirty_tree_sha256: createHash("sha256").update(diff).digest("hex") },
+      task: { goal: "finish the edit" },
+      steps_completed: [],
+      pending_steps: ["commit it"],
+      resume: { position: "editing", next_operation: "commit" },
+    }));
     change(repo);
-    const { result } = await resumeJson(box, [path], repo);
+    const { result } = await resumeWithParity(box, path, repo);
     expect(events(result.drift).filter((e) => e.startsWith("dirty"))).toEqual(expected);
   });
 });
@@ -195,6 +249,8 @@ describe("drift of the real kernel example manifest", () => {
     const path = join(repo, "_meta", "handoffs", "example.json");
     mkdirSync(join(repo, "_meta", "handoffs"), { recursive: true });
     copyFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json"), path);
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "docs: handoff manifest");
     return path;
   }
 
@@ -202,10 +258,9 @@ describe("drift of the real kernel example manifest", () => {
     const box = sandbox();
     const repo = makeRepo(join(box.base, "plugin"));
     const path = place(repo);
-    const { code, result } = await resumeJson(box, [path], repo);
-    expect(code).toBe(0);
-    // The manifest itself is untracked in the checkout it describes; that does not make it dirty.
-    expect(events(result.drift)).toEqual(["branch_diverged:drift", "commit_unknown:unknown", "dirty_match:ok", "artifact_missing:drift", "artifact_missing:drift"]);
+    const { code, result } = await resumeWithParity(box, path, repo);
+    expect(code).toBe(1);
+    expect(events(result.drift)).toEqual(["branch_diverged:drift", "commit_diverged:drift", "dirty_match:ok", "artifact_missing:drift", "artifact_missing:drift"]);
     expect(phaseStatus(result.phases)).toEqual({ recon: "invalidated", runtime: "invalidated", migration: "invalidated", state_skills: "invalidated", docs_release: "required", chronicle: "required" });
   });
 
@@ -214,8 +269,8 @@ describe("drift of the real kernel example manifest", () => {
     const repo = makeRepo(join(box.base, "plugin"), { [CONTRACT]: "# Contract, not the pinned one\n" });
     git(repo, "switch", "-q", "-c", "feat/yaml-skill-unification");
     const path = place(repo);
-    const { result } = await resumeJson(box, [path], repo);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_unknown:unknown", "dirty_match:ok", "artifact_hash_mismatch:drift", "artifact_missing:drift"]);
+    const { result } = await resumeWithParity(box, path, repo);
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_diverged:drift", "dirty_match:ok", "artifact_hash_mismatch:drift", "artifact_missing:drift"]);
     expect(result.drift[3]).toMatchObject({ path: CONTRACT });
     expect(phaseStatus(result.phases)).toEqual({ recon: "invalidated", runtime: "inherited", migration: "invalidated", state_skills: "inherited", docs_release: "required", chronicle: "required" });
   });

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expectReferenceAccepts } from "./kernel-reference.js";
+import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
@@ -41,10 +43,48 @@ export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
+      try {
+        if (code === 0) checkHandoffsWritten(args, options.cwd, stdout);
+      } catch (error) {
+        reject(error);
+        return;
+      }
       resolve({ stdout, stderr, code });
     });
     child.stdin.end(options.input ?? "");
   });
+}
+
+/**
+ * Every file `create` writes anywhere in the suite is checked by the strictest reader of its
+ * format: a kernel manifest by kernel's reference validator, a ce-handoff's frontmatter by a strict
+ * YAML 1.2 check. The file is the one named in --json output, else every manifest in
+ * `_meta/handoffs` (kernel) or the path `create` prints (ce).
+ */
+function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void {
+  if (args[0] !== "create") return;
+  const at = args.indexOf("--format");
+  const kernel = at !== -1 && args[at + 1] === "kernel";
+  let files: string[] = [];
+  try {
+    const path = (JSON.parse(stdout) as { path?: unknown }).path;
+    if (typeof path === "string") files = [path];
+  } catch {
+    if (kernel) {
+      const dir = join(cwd, "_meta", "handoffs");
+      if (existsSync(dir)) files = readdirSync(dir).filter((name) => name.endsWith(".json")).map((name) => join(dir, name));
+    } else {
+      files = stdout.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("/") && line.endsWith(".md") && existsSync(line));
+    }
+  }
+  if (files.length === 0) return;
+  if (kernel) return expectReferenceAccepts(files, cwd);
+  for (const file of files) {
+    const frontmatter = frontmatterOf(readFileSync(file, "utf8"));
+    if (frontmatter === undefined) continue;
+    const problems = strictYaml12Problems(frontmatter);
+    if (problems.length > 0) throw new Error(`a strict YAML 1.2 parser rejects the frontmatter create wrote to ${file}:\n${problems.join("\n")}`);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyseRegex, grepMatcher, grepWindows, MAX_GREP_MATCHES } from "../../../shared/context/grep.js";
-import { type ContextSelector, type Piece, resolveSelector, selectorProblem, selectorSummary, type SelectorSource } from "../../../shared/context/selector.js";
+import { type ContextSelector, type Piece, resolveSelector, selectorProblem, selectorSummary, type SelectorSource, estimateTokens } from "../../../shared/context/selector.js";
 
 const CONTRACT = readFileSync(new URL("../../fixtures/resume/contract.md", import.meta.url), "utf8");
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n");
@@ -13,7 +13,7 @@ function check(selector: ContextSelector, source: SelectorSource, expected: Expe
   expect(piece.outcome).toBe(expected.outcome);
   expect(piece.text).toBe(expected.text);
   expect(piece.reason).toBe("because");
-  expect(piece.estimated_tokens).toBe(Math.ceil(expected.text.length / 4));
+  expect(piece.estimated_tokens).toBe(estimateTokens(expected.text));
   if (expected.note instanceof RegExp) expect(piece.note).toMatch(expected.note);
   else expect(piece.note).toBe(expected.note);
 }

@@ -72,9 +72,11 @@ describe("buildKernelManifest", () => {
     expect(manifest.resume.prompt).toBe("handoff resume '_meta/handoffs/agent-name-2026-07-10.json'");
   });
 
-  it("records the captured dirty tree hash when dirty", () => {
-    const manifest = buildKernelManifest(partial(), { ...captured, dirty: true, dirty_tree_sha256: SHA_T }) as Record<string, any>;
-    expect(manifest.provenance).toMatchObject({ dirty: true, dirty_tree_sha256: SHA_T });
+  it("records dirty without a tree hash: a handoff's provenance has none (only a checkpoint's does)", () => {
+    const given = partial();
+    given.provenance = { dirty_tree_sha256: SHA_T };
+    const manifest = buildKernelManifest(given, { ...captured, dirty: true }) as Record<string, any>;
+    expect(manifest.provenance).toEqual({ branch: captured.branch, commit: captured.commit, dirty: true });
     expect(validateKernelValue(manifest).ok).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import type { KernelHandoff } from "../../../shared/kernel/schema.js";
 import { validateKernelValue } from "../../../shared/kernel/validate.js";
+import { fullManifest } from "../../helpers/kernel-corpus.js";
 import { EXAMPLE_FILE, exampleManifest } from "./fixtures.js";
 
 function valid(change: (m: Record<string, any>) => void = () => {}): KernelHandoff {
@@ -49,16 +50,36 @@ describe("renderKernelMarkdown", () => {
     ]);
   });
 
-  it("leaves out sections the manifest does not have, and names fields it does not render", () => {
+  it("leaves out sections the manifest does not have", () => {
     const markdown = renderKernelMarkdown(
       valid((m) => {
         for (const key of ["contract", "runtime", "open_threads", "warnings", "outputs"]) delete m[key];
-        m.x_tool = { a: 1 };
       }),
       "m.json",
     );
-    expect(markdown).not.toMatch(/## (Contract|Runtime|Open threads|Warnings|Outputs)/);
-    expect(markdown).toContain("## Other fields\n\nNot rendered: `x_tool`");
+    expect(markdown).not.toMatch(/## (Contract|Runtime|Open threads|Warnings|Outputs|Other fields)/);
+  });
+
+  it("shows every field the schema has, provenance.retrospective_refs included", () => {
+    const full = fullManifest();
+    const result = validateKernelValue(full);
+    expect(result.issues).toEqual([]);
+    const markdown = renderKernelMarkdown(result.manifest!, "full.json");
+    const leaves: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+      else if (value !== null && typeof value === "object") for (const [key, v] of Object.entries(value)) walk(v, at === "" ? key : `${at}.${key}`);
+      else if (at !== "schema") leaves.push(at);
+    };
+    walk(full, "");
+    const get = (path: string) => path.split(/\.|\[|\]/).filter(Boolean).reduce<any>((node, key) => node[key], full);
+    const missing = leaves.filter((path) => {
+      const value = get(path);
+      if (typeof value === "boolean") return !markdown.includes(value ? "Uncommitted changes: yes" : "Uncommitted changes: no");
+      return !markdown.includes(String(value));
+    });
+    expect(missing).toEqual([]);
+    expect(markdown).toContain("_meta/retro/full-retro.json");
   });
 
   it.each([

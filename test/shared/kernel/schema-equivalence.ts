@@ -2,8 +2,8 @@ import { z } from "zod";
 
 /**
  * Compares a zod schema with a public JSON Schema by meaning: type, required keys, enum/const,
- * the integer bounds the JSON Schema states, properties and items, and that no object forbids
- * unknown keys. Returns the differences as readable lines (empty = equal).
+ * the integer bounds the JSON Schema states, properties and items, and that every object
+ * forbids unknown keys, as kernel's reference validator does. Returns the differences as readable lines (empty = equal).
  */
 type Node = Record<string, any>;
 
@@ -25,7 +25,8 @@ function compare(ours: Node, theirs: Node, at: string, extraAllowed: ReadonlySet
     }
   }
   if (theirs.type === "object") {
-    if (ours.additionalProperties === false) out.push(`${at}: forbids unknown keys`);
+    // kernel's reference rejects unknown keys in every object that declares properties.
+    if (ours.additionalProperties !== false) out.push(`${at}: allows unknown keys`);
     const r1 = [...(ours.required ?? [])].sort();
     const r2 = [...(theirs.required ?? [])].sort();
     if (JSON.stringify(r1) !== JSON.stringify(r2)) out.push(`${at}: required ${JSON.stringify(r1)} vs ${JSON.stringify(r2)}`);
