@@ -1,16 +1,15 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateKernelCheckpoint } from "../../shared/kernel/checkpoint.js";
-import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { referenceValidate } from "../helpers/kernel-reference.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
 // `handoff checkpoint` writes kernel.checkpoint/v1 documents that our validator and kernel's
 // reference validator both accept, clean and dirty.
-
-const KERNEL_MANIFEST = join(repoRoot, "..", "shared", "spec", "kernel", "reference", "orchestration", "manifest", "kernel-manifest");
 
 const base = tempDir("handoff-checkpoint-");
 const env: Record<string, string> = { ...GIT_ENV, HOME: join(base, "home"), TMPDIR: base };
@@ -44,8 +43,8 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function referenceValidate(file: string) {
-  return spawnSync("python3", [KERNEL_MANIFEST, "validate", file], { cwd: repo, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } });
+function referenceVerdict(file: string) {
+  return referenceValidate([file], repo)[0]!;
 }
 
 interface CheckpointJson {
@@ -80,9 +79,9 @@ describe("handoff checkpoint", () => {
     const ours = await runCli(["validate", result.path, "--json"], { cwd: repo, env });
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
     expect(JSON.parse(ours.stdout)).toMatchObject({ valid: true, format: "kernel.checkpoint/v1", issues: [] });
-    const reference = referenceValidate(result.path);
-    expect(reference.status, reference.stdout + reference.stderr).toBe(0);
-    expect(reference.stdout).toContain("(kernel.checkpoint/v1)");
+    const reference = referenceVerdict(result.path);
+    expect(reference.exit, reference.output).toBe(0);
+    expect(reference.output).toContain("(kernel.checkpoint/v1)");
   });
 
   it("on a dirty tree: dirty_tree_sha256 is the sha256 of git diff --binary HEAD; both validators accept it", async () => {
@@ -93,8 +92,8 @@ describe("handoff checkpoint", () => {
     expect(result.checkpoint.current_outputs).toEqual(["src/a.ts"]);
     expect(result.warnings.join("\n")).toMatch(/uncommitted change/);
     expect((await runCli(["validate", result.path], { cwd: repo, env })).code).toBe(0);
-    const reference = referenceValidate(result.path);
-    expect(reference.status, reference.stdout + reference.stderr).toBe(0);
+    const reference = referenceVerdict(result.path);
+    expect(reference.exit, reference.output).toBe(0);
     git(repo, "checkout", "--", "src/a.ts");
   });
 

@@ -1,18 +1,18 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
-import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { REFERENCE_SCRIPT } from "../helpers/kernel-reference.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
 // `handoff guard` on real Claude Code PreToolUse payloads, in sealed, bounded and advisory
 // modes, with manifests activated by kernel's reference runtime and by `handoff context
 // --activate`; kernel's own guard script gets the same payloads to show the two agree.
 
-const REFERENCE = join(repoRoot, "..", "shared", "spec", "kernel", "reference");
-const KERNEL_MANIFEST = join(REFERENCE, "orchestration", "manifest", "kernel-manifest");
-const REFERENCE_GUARD = join(REFERENCE, "hooks", "scripts", "guard-context.sh");
+const KERNEL_MANIFEST = REFERENCE_SCRIPT;
+const REFERENCE_GUARD = join(dirname(REFERENCE_SCRIPT), "..", "..", "hooks", "scripts", "guard-context.sh");
 
 // Made when the file loads: the case tables below name absolute paths inside it.
 const base = tempDir("handoff-guard-");
