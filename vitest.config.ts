@@ -2,9 +2,13 @@ import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
 // Three tiers: the shared core and the CLI run in Node; the worker runs inside real workerd; the
-// share page runs in a real Chromium against a real `wrangler dev`.
+// share page runs in a real Chromium against a real `wrangler dev`. Time limits are generous on
+// purpose: they only turn a hang into a failure, and a loaded 2-core machine must not trip them.
+// The global setup gives the run one TMPDIR and, at the end, stops every process the tests
+// started and removes that folder, even after a failure or a timeout.
 export default defineConfig({
   test: {
+    globalSetup: ["./test/helpers/global-setup.ts"],
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
     projects: [
       {
@@ -12,8 +16,8 @@ export default defineConfig({
           name: "node",
           include: ["test/shared/**/*.test.ts", "test/client/**/*.test.ts", "test/e2e/**/*.test.ts"],
           environment: "node",
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -21,8 +25,8 @@ export default defineConfig({
           name: "browser",
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -30,6 +34,8 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
     ],

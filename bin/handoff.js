@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-// Thin launcher: runs the prebuilt bundle (dist/cli.js). On a fresh checkout where nothing has
-// been built yet, builds it once with esbuild, then runs it.
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-const bundle = new URL("../dist/cli.js", import.meta.url);
-const guard = new URL("../dist/guard.js", import.meta.url);
-if (!existsSync(fileURLToPath(bundle)) || !existsSync(fileURLToPath(guard))) {
-  const { buildCli } = await import("../scripts/build-cli.js");
-  await buildCli();
+// Thin launcher: runs the prebuilt bundle (dist/cli.js). The package ships dist/; a clone builds
+// it on `npm install` (the prepare script) or with `npm run build`. Nothing is built here: a
+// build tool is a development dependency, absent where the CLI is installed.
+// `handoff guard` is a hook that runs on every tool call: it has its own small bundle
+// (dist/guard.js), loaded instead of the CLI's.
+const guard = process.argv[2] === "guard";
+const bundle = new URL(guard ? "../dist/guard.js" : "../dist/cli.js", import.meta.url);
+let entry;
+try {
+  entry = await import(bundle.href);
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(bundle.pathname)) throw error;
+  process.stderr.write(
+    `handoff: the CLI is not built (${bundle.pathname} is missing).\n` +
+      "In a clone of the Handoff repository run `npm install` (or `npm run build`), then try again.\n",
+  );
+  // For the guard, 2 is the hook protocol's "block": an unbuilt guard must not let a sealed read through.
+  process.exit(guard ? 2 : 3);
 }
-// `handoff guard` is a hook that runs on every tool call: its own small bundle, not the CLI's.
-if (process.argv[2] === "guard") {
-  const { runGuardProcess } = await import(guard.href);
-  await runGuardProcess(process.argv.slice(3));
-} else {
-  const { runProcess } = await import(bundle.href);
-  await runProcess();
-}
+if (guard) await entry.runGuardProcess(process.argv.slice(3));
+else await entry.runProcess();

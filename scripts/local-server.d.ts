@@ -13,7 +13,7 @@ export interface LocalServerOptions {
   logLevel?: string;
   /** Devtools inspector port; a free one when absent. */
   inspectorPort?: number;
-  /** How long to wait for /healthz; default 60 000 ms. */
+  /** How long to wait for /healthz; default 180 000 ms (a failed start ends the wait at once). */
   readyTimeoutMs?: number;
 }
 
@@ -23,6 +23,8 @@ export interface LocalServer {
   port: number;
   /** Ends wrangler and workerd (their process group) and waits for them. */
   stop(): Promise<void>;
+  /** Settles when wrangler exits, for whatever reason (stop() or a crash). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export function startLocalServer(options?: LocalServerOptions): Promise<LocalServer>;

@@ -8,7 +8,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const READY_TIMEOUT_MS = 60_000;
+// Only a last resort for a runtime that never answers: a failed start shows as wrangler exiting,
+// which ends the wait at once, so this can be generous enough for a loaded machine.
+const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_TAIL_LINES = 60;
 
@@ -25,6 +27,23 @@ export function freePort() {
   });
 }
 
+/**
+ * Fails fast, with a message that says what to do, when `port` on 127.0.0.1 is taken. Checked
+ * before wrangler starts: another server on that port could otherwise answer our /healthz.
+ */
+function assertPortFree(port) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once("error", (error) => {
+      const taken = error.code === "EADDRINUSE" || error.code === "EACCES";
+      const reason = error.code === "EACCES" ? "needs privileges this user does not have" : "is already in use";
+      reject(Object.assign(new Error(taken ? `port ${port} on 127.0.0.1 ${reason}: stop what is using it or choose another port` : `cannot listen on 127.0.0.1:${port}: ${error.message}`), { code: "port_unavailable" }));
+    });
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
+  });
+}
+
 function isErrorLine(line) {
   return /\bERROR\b|✘|Uncaught|\[error\]/i.test(line);
 }
@@ -34,6 +53,7 @@ function isErrorLine(line) {
  * @returns {Promise<import("./local-server.js").LocalServer>}
  */
 export async function startLocalServer(options = {}) {
+  if (options.port !== undefined) await assertPortFree(options.port);
   const port = options.port ?? (await freePort());
   const args = [
     createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js"),
@@ -104,19 +124,24 @@ export async function startLocalServer(options = {}) {
   let exit;
   exited.then((value) => (exit = value));
   while (!ready) {
-    if (exit) throw new Error(`wrangler dev exited (${exit.code ?? exit.signal}) before ${url} was ready:\n${tail.join("\n")}`);
+    if (exit) {
+      // workerd may outlive a wrangler that gave up on it.
+      await stop();
+      throw new Error(`wrangler dev exited (${exit.code ?? exit.signal}) before ${url} was ready:\n${tail.join("\n")}`);
+    }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`wrangler dev did not answer ${url}/healthz within ${READY_TIMEOUT_MS / 1000} s:\n${tail.join("\n")}`);
+      throw new Error(`wrangler dev did not answer ${url}/healthz within ${(options.readyTimeoutMs ?? READY_TIMEOUT_MS) / 1000} s:\n${tail.join("\n")}`);
     }
     try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) });
-      ready = res.ok;
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
+      // Ready only while our wrangler is still running: an answer with it gone came from someone else.
+      ready = res.ok && !exit;
     } catch {
       // not listening yet
     }
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, port, stop };
+  return { url, port, stop, exited };
 }

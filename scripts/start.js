@@ -32,6 +32,8 @@ async function main() {
     return;
   }
   const envFile = ensureLocalAdminToken();
+  // The banner below is printed only once the server answers /healthz; a taken port or a runtime
+  // that cannot start ends here with the reason and exit 3.
   const server = await startLocalServer({
     port: Number(port),
     persistTo: ".wrangler/state",
@@ -42,6 +44,11 @@ async function main() {
   console.error(`Point the CLI at it:  export HANDOFF_SERVER=${server.url}   or   handoff publish FILE --server ${server.url}`);
   console.error(`Anonymous publishing is on. Teams: npm run team -- create NAME  (operator token in ${envFile})`);
   let stopping = false;
+  server.exited.then(({ code, signal }) => {
+    if (stopping) return;
+    console.error(`npm start: the local server stopped unexpectedly (${signal ?? `exit ${code}`}); see the messages above`);
+    process.exit(3);
+  });
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
       if (stopping) return;
@@ -53,7 +60,9 @@ async function main() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error) => {
-    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error?.code === "port_unavailable" ? " (npm start -- --port N)" : "";
+    console.error(`npm start: could not start the local server: ${message}${hint}`);
+    process.exitCode = 3;
   });
 }

@@ -1,25 +1,14 @@
 // The share page in a real Chromium against a real `wrangler dev`, with handoffs published by the
 // built CLI: what a teammate without the CLI sees, and that the handoff stays text.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { type Browser, type Page, chromium } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { launchChromium } from "./launch.js";
 
 let work: string;
 let env: Record<string, string>;
@@ -28,8 +17,6 @@ let browser: Browser | undefined;
 let files = 0;
 
 beforeAll(async () => {
-  // No skip: CI installs Chromium (.ci/run), so a missing one is a broken setup, not an excuse.
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium)`);
   work = mkdtempSync(join(tmpdir(), "handoff-reader-"));
   const home = join(work, "home");
   for (const dir of [home, join(work, "tmp"), join(work, "store")]) mkdirSync(dir, { mode: 0o700 });
@@ -37,7 +24,7 @@ beforeAll(async () => {
   // Assigned as each comes up, so afterAll stops whatever started even if another part failed.
   await Promise.all([
     startLocalServer({ persistTo: join(work, "state"), vars: { ALLOW_ANONYMOUS_PUBLISH: "true" } }).then((started) => (server = started)),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }).then((launched) => (browser = launched)),
+    launchChromium().then((launched) => (browser = launched)),
     ensureBuilt(),
   ]);
 });

@@ -7,7 +7,7 @@ import { frontmatterOf, strictYaml12Problems } from "../helpers/strict-yaml.js";
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, ceText, resumeJson, sandbox } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 async function createJson(box: Sandbox, cwd: string, args: string[], body = "# Notes\n\nObjective: x.\n") {
   const run = await runCli(["create", "--json", ...args], { cwd, env: box.env, input: body });

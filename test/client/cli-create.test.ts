@@ -7,7 +7,7 @@ import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { listFiles, normalize } from "./cli-helpers.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const BODY = "# Auth refactor\n\nToken refresh is half done. Retries are next.\n\n## State\n- src/auth/refresh.ts compiles\n";
 

@@ -5,7 +5,7 @@ import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { normalize } from "./cli-helpers.js";
 import { tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const fixtures = join(repoRoot, "test", "fixtures", "ce");
 

@@ -9,15 +9,13 @@ import { referenceCompile } from "../helpers/kernel-reference.js";
 import { listFiles, normalize } from "./cli-helpers.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const EXAMPLE = readFileSync(new URL("../fixtures/kernel/example.yaml-skill-unification-2026-07-10.json", import.meta.url), "utf8");
 const CONTRACT = readFileSync(new URL("../fixtures/resume/contract.md", import.meta.url), "utf8");
 const CONTRACT_PATH = "_meta/contracts/yaml-skill-unification-2026-07-10.md";
 const SECRET = "SECRET-VALUE-never-in-output";
-
-// A FIFO in the path of a read would block forever: every run is bounded, and a killed run has code null.
-const TIMEOUT_MS = 15_000;
+// A FIFO in the path of a read would block forever: the test's own time limit turns that into a failure.
 
 interface Piece {
   selector: string;
@@ -51,7 +49,7 @@ function writeManifest(repo: string, context: Record<string, unknown>, name = "_
 }
 
 async function compileJson(repo: string, env: Record<string, string>, manifest: string, extra: string[] = []) {
-  const run = await runCli(["context", manifest, "--json", ...extra], { cwd: repo, env, timeoutMs: TIMEOUT_MS });
+  const run = await runCli(["context", manifest, "--json", ...extra], { cwd: repo, env });
   return { run, result: JSON.parse(run.stdout) as JsonResult };
 }
 
@@ -60,7 +58,7 @@ describe("handoff context", () => {
     const box = sandbox({ [CONTRACT_PATH]: CONTRACT, "CHANGELOG.md": "# Changelog\n\n## 1.0\n- first\n", "frontend/app.ts": SECRET });
     mkdirSync(join(box.repo, "_meta/handoffs"));
     writeFileSync(join(box.repo, "_meta/handoffs/example.json"), EXAMPLE);
-    const run = await runCli(["context", "_meta/handoffs/example.json"], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const run = await runCli(["context", "_meta/handoffs/example.json"], { cwd: box.repo, env: box.env });
     expect(normalize(run, { [box.base]: "<TMP>" })).toMatchSnapshot();
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("## 7. Files to modify");
@@ -201,7 +199,7 @@ describe("handoff context", () => {
     writeFileSync(join(box.base, "outside.md"), SECRET);
     symlinkSync(join(box.base, "outside.md"), join(box.repo, "out.md"));
     const manifest = writeManifest(box.repo, context);
-    const run = await runCli(["context", manifest], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const run = await runCli(["context", manifest], { cwd: box.repo, env: box.env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("required selector");
     expect(run.stderr).toContain(line);
@@ -211,7 +209,7 @@ describe("handoff context", () => {
   it("an invalid manifest: exit 1 with every issue as path: message, nothing read", async () => {
     const box = sandbox({ "README.md": "# Demo\n" });
     const manifest = writeManifest(box.repo, { required: [{ path: "../outside.txt" }, { path: "a.md", lines: "9-1", x_extra: 1 }], budget: { target_tokens: 0 } });
-    const run = await runCli(["context", manifest], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const run = await runCli(["context", manifest], { cwd: box.repo, env: box.env });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("context.required[0].path: climbs out of the repository with '..'");
@@ -229,7 +227,7 @@ describe("handoff context", () => {
   ])("refuses %s", async (_name, args, arrange, code, message) => {
     const box = sandbox({ "README.md": "# Demo\n" });
     arrange(box.repo);
-    const run = await runCli(args, { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const run = await runCli(args, { cwd: box.repo, env: box.env });
     expect(run.code).toBe(code);
     expect(run.stderr).toMatch(message);
   });
@@ -239,7 +237,7 @@ describe("handoff context", () => {
     const manifest = writeManifest(box.repo, { required: [{ path: "README.md", reason: "intro" }], budget: { target_tokens: 5000, max_tokens: 10000 } });
     const out = join(box.base, "bundle.md");
     const receiptPath = join(box.base, "receipt.json");
-    const run = await runCli(["context", manifest, "--out", out, "--receipt", receiptPath], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const run = await runCli(["context", manifest, "--out", out, "--receipt", receiptPath], { cwd: box.repo, env: box.env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(`bundle: ${out}`);
@@ -257,7 +255,7 @@ describe("handoff context", () => {
     });
 
     writeFileSync(join(box.repo, "README.md"), "# Changed\n");
-    const again = await runCli(["context", manifest, "--out", out, "--receipt", join(box.base, "other.json")], { cwd: box.repo, env: box.env, timeoutMs: TIMEOUT_MS });
+    const again = await runCli(["context", manifest, "--out", out, "--receipt", join(box.base, "other.json")], { cwd: box.repo, env: box.env });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`--out ${out} already exists; not overwriting it`);
     expect(readFileSync(out, "utf8")).toBe(bundle);
@@ -283,10 +281,10 @@ describe("handoff context", () => {
     writeFileSync(join(base, "project", "notes.md"), "plain notes\n");
     const manifest = writeManifest(base, { required: [{ path: "notes.md" }] });
     const env = { ...GIT_ENV, HOME: base, TMPDIR: base, GIT_CEILING_DIRECTORIES: base };
-    const without = await runCli(["context", manifest], { cwd: base, env, timeoutMs: TIMEOUT_MS });
+    const without = await runCli(["context", manifest], { cwd: base, env });
     expect(without.code).toBe(2);
     expect(without.stderr).toContain("pass --repo DIR");
-    const withRepo = await runCli(["context", manifest, "--repo", "project", "--json"], { cwd: base, env, timeoutMs: TIMEOUT_MS });
+    const withRepo = await runCli(["context", manifest, "--repo", "project", "--json"], { cwd: base, env });
     expect(withRepo.code).toBe(0);
     expect((JSON.parse(withRepo.stdout) as JsonResult).bundle.pieces[0]).toMatchObject({ outcome: "resolved", text: "plain notes\n" });
   });

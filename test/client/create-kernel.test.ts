@@ -8,7 +8,7 @@ import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { expectReferenceAccepts } from "../helpers/kernel-reference.js";
 import { git, makeRepo, tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const partial = {
   objective: { goal: "Ship the login fix", success_conditions: ["login test green"] },

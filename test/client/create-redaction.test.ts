@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { makeRepo, tempDir } from "./git-repo.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 // Built at run time so the repository never holds a string that looks like a live credential.
 const githubToken = "ghp_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5";

@@ -8,7 +8,7 @@ import { REFERENCE_SCRIPT } from "../helpers/kernel-reference.js";
 import { makeRepo } from "./git-repo.js";
 import { resumeJson, sandbox } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 interface Candidate {
   path: string;

@@ -7,18 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { EXAMPLE_FILE, KERNEL_FIXTURES, fixtureText } from "../shared/kernel/fixtures.js";
+import { ensureBuilt } from "../helpers/cli.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(repoRoot, "bin/handoff.js");
 let dir: string;
 
-/** Runs the built CLI in `dir`, bounded so a hang fails the test instead of stalling it. */
+/**
+ * Runs the built CLI in `dir`. A synchronous spawn blocks the test's own time limit, so it carries
+ * one, far longer than any run on a busy machine: a hang still fails instead of stalling the file.
+ */
 function handoff(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
     encoding: "utf8",
-    timeout: 20_000,
+    timeout: 180_000,
   });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -35,8 +39,9 @@ function writeManifest(name: string, change: (m: Record<string, any>) => void): 
   writeFileSync(join(dir, name), JSON.stringify(manifest, null, 2));
 }
 
-beforeAll(() => {
-  execFileSync(process.execPath, ["scripts/build-cli.js"], { cwd: repoRoot, stdio: "pipe" });
+beforeAll(async () => {
+  // The shared, locked build: rebuilding dist/ here would pull chunks from under CLIs other test files run.
+  await ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "handoff-render-"));
   copyFileSync(join(KERNEL_FIXTURES, EXAMPLE_FILE), join(dir, EXAMPLE_FILE));
 });

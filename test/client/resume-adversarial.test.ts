@@ -8,7 +8,7 @@ import { FIRST_LINE_MAX_BYTES, HEAD_MAX_BYTES, readCandidateHead } from "../../c
 import { ensureBuilt } from "../helpers/cli.js";
 import { type Sandbox, ceText, privateDir, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const GIB2 = 2 * 1024 * 1024 * 1024;
 

@@ -5,7 +5,7 @@ import { ensureBuilt } from "../helpers/cli.js";
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, ceText, createHandoff, privateDir, resume, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 /** Never printed by discovery: it sits in bodies, which discovery must not read. */
 const BODY_MARKER = "BODY-MARKER-never-read-during-discovery";

@@ -8,7 +8,7 @@ import { asReferenceEvents, referenceDivergence } from "../helpers/kernel-refere
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, createHandoff, resume, resumeJson, sandbox } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const CE_BODY = "# Auth refactor\n\nObjective: finish token refresh.\n\n## Current state\n`src/auth/refresh.ts` compiles; retries are next.\n";
 

@@ -9,7 +9,7 @@ import { ensureBuilt, repoRoot } from "../helpers/cli.js";
 import { makeRepo } from "./git-repo.js";
 import { type Sandbox, resume, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
-beforeAll(ensureBuilt, 120_000);
+beforeAll(ensureBuilt);
 
 const fixture = (name: string) => join(repoRoot, "test", "fixtures", "resume", name);
 const KERNEL_EXAMPLE = join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json");

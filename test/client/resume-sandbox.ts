@@ -28,11 +28,8 @@ export function sandbox(): Sandbox {
   return { base, root, store: join(root, "ce-handoff"), env: { ...GIT_ENV, HOME: home, TMPDIR: base, HANDOFF_ROOT: root } };
 }
 
-/** A hang fails the test: the CLI is killed and `code` is null. */
-export const HANG_MS = 15_000;
-
 export function resume(box: Sandbox, args: string[], cwd: string, input?: string): Promise<CliRun> {
-  return runCli(["resume", ...args], { cwd, env: box.env, timeoutMs: HANG_MS, ...(input === undefined ? {} : { input }) });
+  return runCli(["resume", ...args], { cwd, env: box.env, ...(input === undefined ? {} : { input }) });
 }
 
 /** `handoff resume ... --json`, parsed; the exit code rides along. */
@@ -43,7 +40,7 @@ export async function resumeJson(box: Sandbox, args: string[], cwd: string, inpu
 
 /** Writes a handoff with the built CLI in `cwd` and returns its path. */
 export async function createHandoff(box: Sandbox, cwd: string, body: string, args: string[] = []): Promise<string> {
-  const run = await runCli(["create", "--json", ...args], { cwd, env: box.env, input: body, timeoutMs: HANG_MS });
+  const run = await runCli(["create", "--json", ...args], { cwd, env: box.env, input: body });
   if (run.code !== 0) throw new Error(`handoff create failed (${run.code}): ${run.stderr}`);
   return (JSON.parse(run.stdout) as { path: string }).path;
 }

@@ -26,12 +26,12 @@ beforeAll(async () => {
   base = tempDir("handoff-e2e-fallback-");
   repo = makeRepo(join(base, "repo"), { "README.md": "# Cache\n" });
   await ensureBuilt();
-}, 120_000);
+});
 
 afterAll(async () => {
   // Every server this file started, even when a test failed before stopping its own.
   await Promise.allSettled(cleanups.map((stop) => stop()));
-}, 30_000);
+});
 
 let hosts = 0;
 function host(env: Record<string, string> = {}): Host {
@@ -177,5 +177,5 @@ describe("server stopped mid-publish", () => {
     const resumed = await b.run(["resume", json<{ url: string }>(retried).url]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain("eviction is not wired yet");
-  }, 120_000);
+  });
 });

@@ -18,7 +18,7 @@ export interface Host {
   repo: string;
   root: string;
   env: Record<string, string>;
-  run(args: string[], options?: { input?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
+  run(args: string[], options?: { input?: string; env?: Record<string, string> }): Promise<CliRun>;
 }
 
 /** A host whose folders live under `base/name`; `extraEnv` (a server, a team token) is layered on top. */
@@ -37,7 +37,6 @@ export function makeHost(base: string, name: string, repo: string, extraEnv: Rec
         cwd: repo,
         env: { ...env, ...options.env },
         ...(options.input !== undefined ? { input: options.input } : {}),
-        timeoutMs: options.timeoutMs ?? 30_000,
       }),
   };
 }

@@ -27,12 +27,12 @@ describe.skipIf(!available)("host B in its own network namespace", () => {
     const repos = makeSharedRepo(base, ["a", "b"], { "README.md": "# Net\n" });
     a = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
     b = makeHost(base, "b", repos.b!);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await ns?.remove();
     await server?.stop();
-  }, 30_000);
+  });
 
   it("B cannot see the server until the veth path is up, then resumes byte for byte", async () => {
     const body = "# Tune the pool\n\n## Current state\nPool size is 8; p99 is still high.\n\n## Next steps\n- try 16 and compare p99\n";

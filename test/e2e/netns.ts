@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_pro
 import { type Server, type Socket, connect, createServer } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type CliRun, repoRoot } from "../helpers/cli.js";
+import { type CliRun, repoRoot, runMarker, runTmpdir } from "../helpers/cli.js";
 
 /**
  * A host in its own network namespace (`ip netns`), joined to this one by a veth pair. The
@@ -19,7 +19,7 @@ export interface Namespace {
   /** Forwards the namespace's 127.0.0.1:port to this namespace's 127.0.0.1:port. */
   forward(port: number): Promise<void>;
   /** Runs the built CLI inside the namespace with a clean env, like runCli. */
-  run(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
+  run(args: string[], options: { cwd: string; env: Record<string, string> }): Promise<CliRun>;
   /** Stops the forwarders and deletes the namespace (and with it the veth pair). */
   remove(): Promise<void>;
 }
@@ -123,19 +123,15 @@ export async function createNamespace(): Promise<Namespace> {
       });
       forwarders.push(child);
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("the forwarder in the namespace did not start")), 10_000);
-        child.stdout!.once("data", () => {
-          clearTimeout(timer);
-          resolve();
-        });
+        child.stdout!.once("data", () => resolve());
         child.once("exit", (code) => reject(new Error(`the forwarder in the namespace exited ${code}`)));
       });
     },
     async run(args, options) {
       const command = ["netns", "exec", name, process.execPath, join(repoRoot, "bin", "handoff.js"), ...args];
-      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", FORCE_COLOR: "0", NO_COLOR: "1", ...options.env };
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...options.env, ...runMarker() };
       try {
-        const { stdout, stderr } = await promisify(execFile)("ip", command, { cwd: options.cwd, env, timeout: options.timeoutMs ?? 30_000, killSignal: "SIGKILL" });
+        const { stdout, stderr } = await promisify(execFile)("ip", command, { cwd: options.cwd, env });
         return { stdout, stderr, code: 0 };
       } catch (error) {
         // execFile rejects on a non-zero exit; the run's output and code are on the error.

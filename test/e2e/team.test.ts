@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
-import { ensureBuilt, repoRoot } from "../helpers/cli.js";
+import { ensureBuilt, repoRoot, runMarker, runTmpdir } from "../helpers/cli.js";
 import { type Host, json, makeHost, startServer } from "./hosts.js";
 
 // Team links: the operator creates teams with `npm run team` (scripts/team.js) against the test
@@ -34,17 +34,16 @@ beforeAll(async () => {
   await ensureBuilt();
   server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
   repo = makeRepo(join(base, "repo"), { "README.md": "# Billing\n" });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.stop();
-}, 30_000);
+});
 
 /** `npm run team -- <args> --json` against the test server; the issued token. */
 async function team(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server!.url, "--json"], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken },
-    timeout: 20_000,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken, ...runTmpdir(), ...runMarker() },
   });
   const issued = JSON.parse(stdout) as { token: string };
   expect(issued.token).toMatch(/^hdt_/);
@@ -66,7 +65,7 @@ describe("team-scoped links", () => {
       outsider: makeHost(base, "outsider", repo),
       otherTeam: makeHost(base, "other-team", repo, { HANDOFF_TEAM_TOKEN: billing }),
     };
-  }, 60_000);
+  });
 
   it("publishing with --scope team and the team token works", async () => {
     const run = await hosts.publisher.run(["create", "--publish", "--scope", "team", "--json"], { input: BODY });

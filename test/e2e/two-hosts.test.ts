@@ -57,11 +57,11 @@ beforeAll(async () => {
   a = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
   // B is configured for no server: a share URL carries its own.
   b = makeHost(base, "b", repos.b!);
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.stop();
-}, 30_000);
+});
 
 async function publishFromA(args: string[]): Promise<PublishJson> {
   const run = await a.run(["create", "--title", "Finish the retry path", "--publish", "--json", ...args], { input: BODY });

@@ -2,13 +2,16 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUN_MARKER } from "./global-setup.js";
 import { expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
- * environment (PATH plus what the test passes, colour off), stdin closed after `input`, a bounded
- * run time. Call `ensureBuilt()` once in a beforeAll first.
+ * environment (PATH, the run's TMPDIR and marker, plus what the test passes, colour off), stdin
+ * closed after `input`. No kill timer: a busy machine must not fail a slow run. A hang fails the
+ * test by the test's own time limit, and the global teardown stops the CLI left behind.
+ * Call `ensureBuilt()` once in a beforeAll first.
  */
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -25,30 +28,39 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed (default: empty stdin). */
   input?: string;
-  timeoutMs?: number;
 }
 
-export function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+/** The run's TMPDIR (a test may set its own), for processes started with a clean environment. */
+export function runTmpdir(): Record<string, string> {
+  return process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR };
+}
+
+/** The global teardown's marker (test/helpers/global-setup.ts): always passed on, never overridden. */
+export function runMarker(): Record<string, string> {
+  const value = process.env[RUN_MARKER];
+  return value === undefined ? {} : { [RUN_MARKER]: value };
+}
+
+export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
+  const run = await runProgram(process.execPath, [bin, ...args], options);
+  if (run.code === 0) checkHandoffsWritten(args, options.cwd, run.stdout);
+  return run;
+}
+
+/** Runs any program (an installed `handoff`, npm) with runCli's clean environment and no kill timer. */
+export function runProgram(file: string, args: string[], options: CliOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(file, args, {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", FORCE_COLOR: "0", NO_COLOR: "1", ...options.env },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...options.env, ...runMarker() },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
     child.on("close", (code) => {
-      clearTimeout(timer);
-      try {
-        if (code === 0) checkHandoffsWritten(args, options.cwd, stdout);
-      } catch (error) {
-        reject(error);
-        return;
-      }
       resolve({ stdout, stderr, code });
     });
     child.stdin.end(options.input ?? "");
@@ -97,7 +109,7 @@ export async function ensureBuilt(): Promise<void> {
   mkdirSync(dist, { recursive: true });
   const stamp = join(dist, `.test-build-${process.ppid}`);
   const lock = join(dist, ".test-build-lock");
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 600_000;
   while (!existsSync(stamp)) {
     if (tryLock(lock)) {
       try {

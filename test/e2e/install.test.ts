@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../scripts/local-server.js";
+import { makeRepo, tempDir } from "../client/git-repo.js";
+import { type CliRun, ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
+import { json, startServer } from "./hosts.js";
+
+// The package as a user gets it: `npm pack` of this project, installed from the tarball into a
+// prefix of its own, and the installed `handoff` (found on PATH, not run from this checkout) used
+// in a git repository outside the project, against the real worker under `wrangler dev`.
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string; files: string[] };
+const BODY = `# Ship the installer
+
+## Current state
+The tarball installs into any prefix; the installed CLI needs nothing from the clone.
+
+## Next steps
+- try it on the second host
+`;
+
+let base: string;
+let server: LocalServer | undefined;
+let tarball: string;
+let prefix: string;
+
+/** npm with its own HOME and cache, offline: the package has no runtime dependencies to fetch. */
+function npm(args: string[], cwd: string): Promise<CliRun> {
+  return runProgram("npm", [...args, "--cache", join(base, "npm-cache"), "--offline", "--no-audit", "--no-fund", "--loglevel", "error"], {
+    cwd,
+    env: { HOME: join(base, "npm-home") },
+  });
+}
+
+/** A user of the installed CLI: their own HOME, store and config; only the prefix's bin on PATH first. */
+function user(name: string, extraEnv: Record<string, string> = {}) {
+  const dir = join(base, name);
+  const env = {
+    PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    HANDOFF_ROOT: join(dir, "handoffs"),
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...extraEnv,
+  };
+  const repo = makeRepo(join(dir, "repo"), { "README.md": "# Elsewhere\n" });
+  return (args: string[], input?: string) => runProgram("handoff", args, { cwd: repo, env, ...(input === undefined ? {} : { input }) });
+}
+
+beforeAll(async () => {
+  base = tempDir("handoff-e2e-install-");
+  prefix = join(base, "prefix");
+  // Pack what the shared build made; --ignore-scripts so packing does not rebuild dist/ under
+  // the CLIs other test files are running.
+  await ensureBuilt();
+  const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", base], repoRoot);
+  expect(packed.code, packed.stderr).toBe(0);
+  const [entry] = JSON.parse(packed.stdout) as { filename: string }[];
+  tarball = join(base, entry!.filename);
+  const installed = await npm(["install", "--global", "--prefix", prefix, tarball], base);
+  expect(installed.code, installed.stderr).toBe(0);
+  server = await startServer(join(base, "server-state"));
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("the packed CLI, installed from its tarball", () => {
+  it("holds only what the CLI runs: the launcher, the bundles and chunks, the skill, no dependencies", () => {
+    const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
+    const top = readdirSync(installedRoot).sort();
+    expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
+    expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.js"]);
+    const dist = readdirSync(join(installedRoot, "dist")).sort();
+    expect(dist).toEqual(["chunks", "cli.js", "guard.js"]);
+    expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
+  });
+
+  it("answers --version with the package's version from any folder", async () => {
+    const run = await runProgram("handoff", ["--version"], { cwd: base, env: { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(pkg.version);
+  });
+
+  it("installs its skill and runs its guard from the installed package", async () => {
+    const env = { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base };
+    const skills = join(base, "installed-skills");
+    const installed = await runProgram("handoff", ["install-skill", "--dir", skills, "--json"], { cwd: base, env });
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(readFileSync(join(skills, "handoff", "SKILL.md"), "utf8")).toBe(readFileSync(join(repoRoot, "skills", "handoff", "SKILL.md"), "utf8"));
+    const guard = await runProgram("handoff", ["guard"], { cwd: base, env, input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: join(base, "x") }, cwd: base }) });
+    expect(guard.code, guard.stderr).toBe(0);
+  });
+
+  it("create, publish on one host, resume on another, from a repository outside the project", async () => {
+    const a = user("a", { HANDOFF_SERVER: server!.url });
+    const b = user("b");
+
+    const created = await a(["create", "--title", "Ship the installer", "--json"], BODY);
+    expect(created.code, created.stderr).toBe(0);
+    const { path } = json<{ path: string }>(created);
+    expect(path.startsWith(join(base, "a", "handoffs"))).toBe(true);
+
+    const published = await a(["publish", path, "--json"]);
+    expect(published.code, published.stderr).toBe(0);
+    const { url } = json<{ url: string }>(published);
+    expect(url.startsWith(`${server!.url}/h/`)).toBe(true);
+
+    const resumed = await b(["resume", url, "--json"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const orientation = json<{ body: string }>(resumed);
+    expect(orientation.body).toContain("The tarball installs into any prefix");
+    expect(readFileSync(path, "utf8").endsWith(orientation.body)).toBe(true);
+  });
+});
