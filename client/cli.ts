@@ -1,5 +1,6 @@
 import { EXIT, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
 import { type Io, processIo } from "./io.js";
+import { safeForTerminal, stringifyForTerminal } from "../shared/terminal-safe.js";
 
 /**
  * The CLI entry: turns argv into a command name and its arguments and calls the command.
@@ -94,9 +95,11 @@ export function reportError(error: unknown, io: Io, opts: { json: boolean; verbo
         hint: "rerun with --verbose and report the output",
         cause: error,
       });
-  if (opts.json) io.out(JSON.stringify(errorBody(handoffError), null, 2));
-  io.err(`handoff: ${handoffError.message}`);
-  if (handoffError.hint) io.err(`  ${handoffError.hint}`);
+  if (opts.json) io.out(stringifyForTerminal(errorBody(handoffError)));
+  // Messages quote servers, files and git: shown escaped, never able to drive the terminal (a
+  // server's own words were already put on one line by errorFromResponse).
+  io.err(`handoff: ${safeForTerminal(handoffError.message)}`);
+  if (handoffError.hint) io.err(`  ${safeForTerminal(handoffError.hint)}`);
   if (opts.verbose && handoffError.cause !== undefined) {
     const cause = handoffError.cause;
     io.err(cause instanceof Error && cause.stack ? cause.stack : String(cause));

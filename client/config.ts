@@ -1,19 +1,20 @@
 import { open } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type * as z from "zod";
-import { type ConfigFile, ConfigFileSchema, TokenSchema } from "../shared/local-files.js";
+import { type ConfigFile, ConfigFileV2Schema, LegacyConfigFileSchema, TokenSchema } from "../shared/local-files.js";
 import { HandoffError } from "../shared/errors.js";
 import { normalizeServerUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, octal, writePrivateFile } from "./private-file.js";
 
-// Publishing configuration, resolved once at the top of a command: flags > env > config file.
-// A token is bound to the server configured next to it (see tokenFor), so `--server` pointing
-// elsewhere never carries the config file's token there.
+// Publishing configuration, resolved once at the top of a command. Every credential is bound to
+// one server (its origin and path prefix) and is sent to that server only:
+// - a flag token (`flags.token`, `flags.teamToken`) to the `--server` flag;
+// - HANDOFF_TOKEN / HANDOFF_TEAM_TOKEN to HANDOFF_SERVER, and only when it is set;
+// - a config file token to the server entry it sits in.
+// Where the command goes is chosen separately (flag > env > the file's default server); then only
+// the credentials bound to that server apply, flag over env over file.
 
 export const ENV = { server: "HANDOFF_SERVER", token: "HANDOFF_TOKEN", teamToken: "HANDOFF_TEAM_TOKEN" } as const;
-
-
-
 
 export type ConfigSource = "flag" | "env" | "file" | "none";
 
@@ -29,6 +30,12 @@ export interface ConfigLocation {
   home: string;
 }
 
+/** A credential and the one server it may be sent to (normalised base URL). */
+export interface BoundToken {
+  value: string;
+  server: string;
+}
+
 export interface PublishConfig {
   server?: string;
   token?: string;
@@ -38,7 +45,7 @@ export interface PublishConfig {
   configPath: string;
   /** `$XDG_CONFIG_HOME/handoff`, also the parent of the published store. */
   configDir: string;
-  /** For stderr: a tightened file mode, a token not sent to a different server. */
+  /** For stderr, always shown: a tightened file mode, a token not sent to a different server. */
   warnings: string[];
 }
 
@@ -50,65 +57,149 @@ export function configDirFor({ env, home }: ConfigLocation): string {
   return join(home, ".config", "handoff");
 }
 
-/**
- * Resolves server and tokens: flags over environment over config file. The file is read only if
- * flags and environment leave something open. Throws `invalid_option` for a bad flag or
- * variable, `invalid_document` for a bad file, `unsafe_store` for a file another user owns.
- */
-export async function resolvePublishConfig(input: { flags: PublishFlags } & ConfigLocation): Promise<PublishConfig> {
+type TokenKey = "token" | "teamToken";
+const TOKEN_NAMES: Record<TokenKey, string> = { token: "publish token", teamToken: "team token" };
+
+/** One layer's credentials and the server they are bound to (undefined: bound to none, never sent). */
+interface Layer {
+  source: "flag" | "env" | "file";
+  server?: string | undefined;
+  token?: string | undefined;
+  teamToken?: string | undefined;
+}
+
+/** Everything the three layers say, read and checked once. */
+interface Layers {
+  flag: Layer;
+  env: Layer;
+  /** One entry per server in the config file. */
+  file: Layer[];
+  defaultServer?: string;
+  configPath: string;
+  configDir: string;
+  warnings: string[];
+}
+
+const given = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
+
+async function readLayers(input: { flags: PublishFlags } & ConfigLocation): Promise<Layers> {
   const { flags, env } = input;
   const configDir = configDirFor(input);
   const configPath = join(configDir, "config.json");
-  const given = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
-  const layers: Record<"flag" | "env", { server?: string | undefined; token?: string | undefined; teamToken?: string | undefined }> = {
-    flag: { server: given(flags.server), token: given(flags.token), teamToken: given(flags.teamToken) },
-    env: { server: given(env[ENV.server]), token: given(env[ENV.token]), teamToken: given(env[ENV.teamToken]) },
-  };
-  checkTokens(layers.flag, { token: "--token", teamToken: "--team-token" });
-  checkTokens(layers.env, { token: ENV.token, teamToken: ENV.teamToken });
+  const flag: Layer = { source: "flag", token: given(flags.token), teamToken: given(flags.teamToken) };
+  const envLayer: Layer = { source: "env", token: given(env[ENV.token]), teamToken: given(env[ENV.teamToken]) };
+  checkTokens(flag, { token: "--token", teamToken: "--team-token" });
+  checkTokens(envLayer, { token: ENV.token, teamToken: ENV.teamToken });
+  const flagServer = given(flags.server);
+  if (flagServer !== undefined) flag.server = normalizeOrThrow(flagServer, "--server", false);
+  const envServer = given(env[ENV.server]);
+  if (envServer !== undefined) envLayer.server = normalizeOrThrow(envServer, ENV.server, false);
   const warnings: string[] = [];
-  const needsFile = (["server", "token", "teamToken"] as const).some((k) => layers.flag[k] === undefined && layers.env[k] === undefined);
-  const file = needsFile ? await readConfigFile(configPath) : undefined;
-  if (file) warnings.push(...file.warnings);
-  const fileLayer = { server: file?.config.server, token: file?.config.token, teamToken: file?.config.team_token };
-
-  const serverPick = pick("server", { ...layers, file: fileLayer });
-  const labels = { flag: "--server", env: ENV.server, file: `server in ${configPath}` } as const;
-  const server = serverPick.source === "none" ? undefined : normalizeOrThrow(serverPick.value!, labels[serverPick.source], serverPick.source === "file");
-  const all = { ...layers, file: fileLayer };
-  const serverOf = (source: "flag" | "env" | "file") => {
-    const raw = all[source].server;
-    return raw === undefined ? undefined : normalizeServerUrl(raw, labels[source]);
-  };
-  const result: PublishConfig = { source: { server: serverPick.source, token: "none", teamToken: "none" }, configPath, configDir, warnings };
-  if (server !== undefined) result.server = server;
-  for (const key of ["token", "teamToken"] as const) {
-    const chosen = pick(key, all);
-    if (chosen.source === "none") continue;
-    // A token configured next to one server is not sent to another one given with higher precedence.
-    const home = serverOf(chosen.source);
-    if (home !== undefined && server !== undefined && (!home.ok || home.value !== server)) {
-      warnings.push(
-        `not sending the ${key === "token" ? "publish token" : "team token"} from ${sourceName(chosen.source, configPath)} to ${server}: ` +
-          `it is configured for ${home.ok ? home.value : "another server"}`,
-      );
-      continue;
+  for (const [layer, label, serverLabel] of [
+    [flag, "on the command line", "--server"],
+    [envLayer, "in the environment", ENV.server],
+  ] as const) {
+    if (layer.server !== undefined) continue;
+    for (const key of ["token", "teamToken"] as const) {
+      if (layer[key] === undefined) continue;
+      warnings.push(`the ${TOKEN_NAMES[key]} ${label} is not used: it is bound to ${serverLabel}, which is not set`);
+      layer[key] = undefined;
     }
-    result[key] = chosen.value!;
-    result.source[key] = chosen.source;
+  }
+  // Always read: its warnings (a token others could read) are shown whatever the command needs.
+  const file = await readConfigFile(configPath);
+  if (file) warnings.push(...file.warnings);
+  const layers: Layers = { flag, env: envLayer, file: [], configPath, configDir, warnings };
+  if (file === undefined) return layers;
+  const config = file.config;
+  if ("version" in config) {
+    if (config.default_server !== undefined) layers.defaultServer = normalizeOrThrow(config.default_server, `default_server in ${configPath}`, true);
+    const seen = new Set<string>();
+    for (const [key, entry] of Object.entries(config.servers)) {
+      const server = normalizeOrThrow(key, `the server '${key}' in ${configPath}`, true);
+      if (seen.has(server)) throw new HandoffError("invalid_document", `${configPath} lists ${server} twice`, { hint: "keep one entry per server" });
+      seen.add(server);
+      layers.file.push({ source: "file", server, token: entry.token, teamToken: entry.team_token });
+    }
+  } else {
+    const server = config.server === undefined ? undefined : normalizeOrThrow(config.server, `server in ${configPath}`, true);
+    if (server !== undefined) layers.defaultServer = server;
+    if (server === undefined && (config.token !== undefined || config.team_token !== undefined)) {
+      warnings.push(`the token in ${configPath} is not used: it names no server to bind it to; add "server" next to it (docs/storage.md)`);
+    } else {
+      layers.file.push({ source: "file", server, token: config.token, teamToken: config.team_token });
+    }
+  }
+  return layers;
+}
+
+/** The credentials bound to `server`, flag over env over file; never one bound elsewhere. */
+function credentialsFrom(layers: Layers, server: string): Pick<PublishConfig, TokenKey> & { source: Record<TokenKey, ConfigSource> } {
+  const result: Pick<PublishConfig, TokenKey> & { source: Record<TokenKey, ConfigSource> } = { source: { token: "none", teamToken: "none" } };
+  const candidates = [layers.flag, layers.env, ...layers.file].filter((layer) => layer.server === server);
+  for (const key of ["token", "teamToken"] as const) {
+    const layer = candidates.find((l) => l[key] !== undefined);
+    if (layer === undefined) continue;
+    result[key] = layer[key]!;
+    result.source[key] = layer.source;
   }
   return result;
 }
 
-function pick<K extends "server" | "token" | "teamToken">(
-  key: K,
-  layers: Record<"flag" | "env" | "file", { [P in K]?: string | undefined }>,
-): { source: ConfigSource; value?: string } {
-  for (const source of ["flag", "env", "file"] as const) {
-    const value = layers[source][key];
-    if (value !== undefined) return { source, value };
+/**
+ * Resolves where to publish and with which credentials: the server from `--server`, else
+ * HANDOFF_SERVER, else the config file's default server; then the tokens bound to that server.
+ * A token bound to another server is never used (a warning says so when it would have been).
+ * Throws `invalid_option` for a bad flag or variable, `invalid_document` for a bad file,
+ * `unsafe_store` for a file another user owns.
+ */
+export async function resolvePublishConfig(input: { flags: PublishFlags } & ConfigLocation): Promise<PublishConfig> {
+  const layers = await readLayers(input);
+  const { configPath, configDir, warnings } = layers;
+  const [server, serverSource]: [string | undefined, ConfigSource] =
+    layers.flag.server !== undefined
+      ? [layers.flag.server, "flag"]
+      : layers.env.server !== undefined
+        ? [layers.env.server, "env"]
+        : layers.defaultServer !== undefined
+          ? [layers.defaultServer, "file"]
+          : [undefined, "none"];
+  const result: PublishConfig = { source: { server: serverSource, token: "none", teamToken: "none" }, configPath, configDir, warnings };
+  if (server === undefined) return result;
+  result.server = server;
+  const bound = credentialsFrom(layers, server);
+  Object.assign(result.source, bound.source);
+  for (const key of ["token", "teamToken"] as const) {
+    if (bound[key] !== undefined) result[key] = bound[key];
+    else {
+      // Say why a token the user set is not used, rather than publish anonymously in silence.
+      for (const layer of [layers.flag, layers.env, ...layers.file.filter((l) => l.server === layers.defaultServer)]) {
+        if (layer[key] === undefined || layer.server === server) continue;
+        warnings.push(`not sending the ${TOKEN_NAMES[key]} from ${sourceName(layer.source, configPath)} to ${server}: it is bound to ${layer.server}`);
+      }
+    }
   }
-  return { source: "none" };
+  return result;
+}
+
+/**
+ * The credentials bound to `server` (a share link's server, a published record's server), and
+ * the config warnings to show. Nothing bound to another server is ever returned.
+ *
+ * @example
+ * ```ts
+ * const { teamToken } = await credentialsFor("https://handoff.example.com", { env: process.env, home: os.homedir() });
+ * ```
+ */
+export async function credentialsFor(server: string, location: ConfigLocation): Promise<{ token?: BoundToken; teamToken?: BoundToken; warnings: string[]; configPath: string }> {
+  const normalized = normalizeServerUrl(server, "the server");
+  const layers = await readLayers({ flags: {}, ...location });
+  const out: { token?: BoundToken; teamToken?: BoundToken; warnings: string[]; configPath: string } = { warnings: layers.warnings, configPath: layers.configPath };
+  if (!normalized.ok) return out;
+  const bound = credentialsFrom(layers, normalized.value);
+  if (bound.token !== undefined) out.token = { value: bound.token, server: normalized.value };
+  if (bound.teamToken !== undefined) out.teamToken = { value: bound.teamToken, server: normalized.value };
+  return out;
 }
 
 function sourceName(source: "flag" | "env" | "file", configPath: string): string {
@@ -163,13 +254,12 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
       json = JSON.parse(text);
     } catch (cause) {
       throw new HandoffError("invalid_document", `the config file ${path} is not valid JSON: ${(cause as Error).message}`, {
-        hint: 'it should look like {"server": "https://handoff.example.com", "token": "..."}',
+        hint: 'it should look like {"version": 2, "default_server": "https://handoff.example.com", "servers": {"https://handoff.example.com": {"token": "..."}}} (docs/storage.md)',
       });
     }
-    const parsed = ConfigFileSchema.safeParse(json);
-    if (!parsed.success) throw configIssue(path, parsed.error.issues);
+    const config = parseConfig(path, json);
     const warnings: string[] = [];
-    const holdsToken = parsed.data.token !== undefined || parsed.data.team_token !== undefined;
+    const holdsToken = configHoldsToken(config);
     if (process.platform !== "win32" && ((holdsToken && info.mode & 0o077) || info.mode & 0o022)) {
       await handle.chmod(0o600);
       warnings.push(
@@ -177,15 +267,29 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
           (holdsToken ? " If others can log in to this machine, treat its tokens as exposed and ask for new ones." : ""),
       );
     }
-    return { config: parsed.data, warnings };
+    return { config, warnings };
   } finally {
     await handle.close();
   }
 }
 
-function configIssue(path: string, issues: z.core.$ZodIssue[]): HandoffError {
+/** The shape is chosen by the `version` key, so an error names the keys of the shape meant. */
+function parseConfig(path: string, json: unknown): ConfigFile {
+  const versioned = typeof json === "object" && json !== null && !Array.isArray(json) && "version" in json;
+  const schema = versioned ? ConfigFileV2Schema : LegacyConfigFileSchema;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw configIssue(path, parsed.error.issues, Object.keys(schema.shape));
+  return parsed.data;
+}
+
+function configHoldsToken(config: ConfigFile): boolean {
+  if ("version" in config) return Object.values(config.servers).some((entry) => entry.token !== undefined || entry.team_token !== undefined);
+  return config.token !== undefined || config.team_token !== undefined;
+}
+
+function configIssue(path: string, issues: z.core.$ZodIssue[], keys: string[]): HandoffError {
   const issue = issues[0]!;
-  const allowed = Object.keys(ConfigFileSchema.shape).join(", ");
+  const allowed = keys.join(", ");
   const message =
     issue.code === "unrecognized_keys"
       ? `the config file ${path} has an unknown key '${issue.keys[0]}' (allowed: ${allowed})`
@@ -205,10 +309,11 @@ function configIssue(path: string, issues: z.core.$ZodIssue[]): HandoffError {
  */
 export async function writeConfig(location: ConfigLocation, config: ConfigFile): Promise<string> {
   const path = join(configDirFor(location), "config.json");
-  const parsed = ConfigFileSchema.safeParse(config);
-  if (!parsed.success) throw configIssue(path, parsed.error.issues);
-  const value = { ...parsed.data };
-  if (value.server !== undefined) value.server = normalizeOrThrow(value.server, `server for ${path}`, true);
+  const value = parseConfig(path, config);
+  if ("version" in value) {
+    if (value.default_server !== undefined) value.default_server = normalizeOrThrow(value.default_server, `default_server for ${path}`, true);
+    value.servers = Object.fromEntries(Object.entries(value.servers).map(([server, entry]) => [normalizeOrThrow(server, `the server '${server}' for ${path}`, true), entry]));
+  } else if (value.server !== undefined) value.server = normalizeOrThrow(value.server, `server for ${path}`, true);
   await ensurePrivateDir(configDirFor(location));
   await writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
   return path;

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SelectorResolver } from "../shared/context/compile.js";
 import { type ContextSelector, estimateTokens, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../shared/errors.js";
+import { GIT_SAFE_CONFIG, safeGitArgs } from "./git.js";
 import { readRegularFile } from "./read-file.js";
 
 /**
@@ -46,7 +47,7 @@ function runGit(args: string[], cwd: string, env: NodeJS.ProcessEnv, maxBytes: n
 
 /** The git toplevel of `dir` (symlinks resolved), or undefined outside a repository. */
 export async function gitToplevel(dir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const run = await runGit(["rev-parse", "--show-toplevel"], dir, env, 64 * 1024);
+  const run = await runGit([...GIT_SAFE_CONFIG, "rev-parse", "--show-toplevel"], dir, env, 64 * 1024);
   const top = run.stdout.trim();
   return run.failure === undefined && top !== "" ? realpath(top) : undefined;
 }
@@ -146,9 +147,16 @@ async function readSelectedFile(path: string, options: ReaderOptions): Promise<S
  */
 async function readDiff(range: string, options: ReaderOptions): Promise<SelectorSource> {
   const excludes = options.forbidden.filter((glob) => glob !== "").flatMap((glob) => [`:(exclude,glob)${glob}`, `:(exclude,glob)${glob}/**`]);
-  // A diff against the working tree would consult core.fsmonitor, a command the repository's
-  // own config names; this read runs nothing the repository chose.
-  const args = ["-c", "core.fsmonitor=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
+  // A diff against the working tree would consult core.fsmonitor and run clean filters, commands
+  // the repository's own config names; this read runs nothing the repository chose.
+  let safe: string[];
+  try {
+    safe = await safeGitArgs(options.root, options.env);
+  } catch (error) {
+    if (!isHandoffError(error)) throw error;
+    return { note: `git diff not run: ${error.message}` };
+  }
+  const args = [...safe, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
   const run = await runGit(args, options.root, options.env, CONTEXT_FILE_CAP);
   if (run.overflow) return { note: `the diff is larger than the ${CONTEXT_FILE_CAP / 1024 / 1024} MiB cap: not included` };
   if (run.failure !== undefined) return { note: `git diff failed: ${run.failure}` };

@@ -24,6 +24,53 @@ export interface GitCapture extends ContinuityGit {
   namespace: string;
 }
 
+/**
+ * `-c` settings for every git call that reads a repository someone else may have written: git runs
+ * nothing the repository's config names. No fsmonitor command (`core.fsmonitor`), no hooks
+ * (`core.hooksPath`), no external diff (`diff.external`; pass `--no-ext-diff` to diff too, which
+ * also covers `diff.<driver>.command`). Textconv drivers need `--no-textconv` on the diff itself,
+ * and clean/smudge filters are named per driver, so {@link safeGitArgs} adds an empty command for
+ * each driver the config defines.
+ */
+export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
+
+/**
+ * The `-c` overrides that switch off each filter driver in `git config -z --get-regexp ^filter\.`
+ * output (entries `key\nvalue\0`): an empty command is no filter at all (git's convert.c skips
+ * it), and `required=false` keeps git from refusing a file whose filter is now empty. A driver
+ * name `-c` cannot carry (one with '=') is an error: better no diff than a filter that runs.
+ *
+ * @example
+ * ```ts
+ * filterOverrides("filter.lfs.clean\ngit-lfs clean -- %f\0") // ["-c", "filter.lfs.clean=", "-c", "filter.lfs.smudge=", ...]
+ * ```
+ */
+export function filterOverrides(listing: string): string[] {
+  const drivers = new Set<string>();
+  for (const entry of listing.split("\0")) {
+    const key = entry.split("\n", 1)[0] ?? "";
+    if (!key.startsWith("filter.") || key.lastIndexOf(".") <= "filter".length) continue;
+    drivers.add(key.slice("filter.".length, key.lastIndexOf(".")));
+  }
+  for (const name of drivers) {
+    if (name.includes("=")) {
+      throw new HandoffError("unsafe_store", `the repository defines a filter driver named '${name}', which cannot be switched off`, {
+        hint: "rename the filter driver in the repository's config",
+      });
+    }
+  }
+  return [...drivers].flatMap((name) => [...["clean", "smudge", "process"].flatMap((key) => ["-c", `filter.${name}.${key}=`]), "-c", `filter.${name}.required=false`]);
+}
+
+/**
+ * {@link GIT_SAFE_CONFIG} plus the filter overrides for the repository at `cwd` (reading config
+ * runs nothing). Put before the git subcommand: `git ...safeGitArgs... diff ...`.
+ */
+export async function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const listing = await git(["config", "-z", "--get-regexp", "^filter\\."], cwd, env);
+  return [...GIT_SAFE_CONFIG, ...filterOverrides(listing ?? "")];
+}
+
 // Read-only: never take optional locks (git status would otherwise refresh and rewrite the index),
 // never prompt, and read messages in one language.
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
@@ -126,7 +173,7 @@ function mainWorktreeName(commonDir: string): string {
 
 function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile("git", args, { cwd, env: { ...env, ...GIT_ENV }, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => {
+    execFile("git", [...GIT_SAFE_CONFIG, ...args], { cwd, env: { ...env, ...GIT_ENV }, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => {
       resolve(error ? undefined : stdout.replace(/\n$/, ""));
     });
   });
@@ -137,7 +184,8 @@ export function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promi
   return new Promise((resolvePromise, reject) => {
     execFile(
       "git",
-      ["diff", "--binary", "HEAD"],
+      // Textconv and external diff would change the bytes hashed and run repository-chosen commands.
+      [...GIT_SAFE_CONFIG, "diff", "--binary", "--no-textconv", "--no-ext-diff", "HEAD"],
       { cwd: toplevel, env: { ...env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
       (error, stdout) => {
         if (error) reject(new HandoffError("io_failed", "git diff --binary HEAD failed", { hint: "check the repository", cause: error }));

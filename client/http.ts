@@ -1,3 +1,4 @@
+import { safeLineForTerminal } from "../shared/terminal-safe.js";
 import { ERROR_REASONS, type ErrorReason, HandoffError } from "../shared/errors.js";
 
 /**
@@ -155,7 +156,9 @@ export function errorFromResponse(response: HttpResponse, what: string): Handoff
   try {
     const body = JSON.parse(new TextDecoder().decode(response.bytes)) as { error?: { code?: unknown; message?: unknown } };
     if (typeof body.error?.code === "string") code = body.error.code;
-    if (typeof body.error?.message === "string") message = body.error.message;
+    // Another server's words: kept short and escaped, so a hostile answer cannot drive the
+    // terminal (ESC ]0; retitles it, ESC [2J clears it) or forge lines of our output.
+    if (typeof body.error?.message === "string") message = safeLineForTerminal(body.error.message.slice(0, 500));
   } catch {
     // not our JSON error shape; fall through to the status
   }

@@ -1,5 +1,6 @@
 import type { CreateResult } from "./commands/create.js";
 import type { KernelCreateResult } from "./commands/create-kernel.js";
+import { safeLineForTerminal } from "../shared/terminal-safe.js";
 import { describeRedaction, type RedactionSummary } from "../shared/redact/fields.js";
 
 /**
@@ -19,12 +20,12 @@ export function formatCreateReport(result: CreateResult, options: { closing?: bo
   if (metadata.keywords.length > 0) lines.push(`  keywords: ${metadata.keywords.map(oneLine).join(", ")}`);
   if (metadata.resume_focus) lines.push(`  focus: ${oneLine(metadata.resume_focus)}`);
   lines.push(`  git: ${git ? describeGit(git, metadata.repository) : `none (cwd ${metadata.cwd})`}`);
-  for (const note of result.notes) lines.push(`  note: ${note}`);
+  for (const note of result.notes) lines.push(`  note: ${oneLine(note)}`);
   lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)}`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
-    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+    for (const warning of result.warnings) lines.push(`  - ${oneLine(warning.message)}`);
   }
   // With --publish the share URL, not the local path, is what the next session resumes from.
   if (options.closing !== false) lines.push("", "Resume in a new session with:");
@@ -36,16 +37,11 @@ function describeGit(git: NonNullable<CreateResult["git"]>, repository: string |
   const at = git.head ? ` at ${git.head.slice(0, 12)}` : " (no commits)";
   const state = git.dirty > 0 ? `, ${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}` : ", clean";
   const ahead = git.ahead ? `, ${git.ahead} ahead of ${git.upstream}` : "";
-  return `${repository ?? git.namespace}, ${where}${at}${state}${ahead}`;
+  return oneLine(`${repository ?? git.namespace}, ${where}${at}${state}${ahead}`);
 }
 
 /** Titles may hold newlines or terminal escapes; a report line shows them escaped, never raw. */
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (ch) => {
-    const escaped = JSON.stringify(ch).slice(1, -1);
-    return escaped !== ch ? escaped : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
+const oneLine = safeLineForTerminal;
 
 /** The kernel manifest's report: its identity and provenance, where it went, warnings. */
 export function formatKernelReport(result: KernelCreateResult, options: { closing?: boolean } = {}): string {
@@ -55,12 +51,12 @@ export function formatKernelReport(result: KernelCreateResult, options: { closin
     `Captured kernel manifest "${oneLine(String(identity.name))}"`,
     `  provenance: branch ${oneLine(String(provenance.branch))} at ${String(provenance.commit).slice(0, 12)}, ${provenance.dirty ? "dirty (tree hash recorded)" : "clean"}${artifacts ? `, ${artifacts} pinned artifact${artifacts === 1 ? "" : "s"}` : ""}`,
   ];
-  for (const note of result.notes) lines.push(`  note: ${note}`);
+  for (const note of result.notes) lines.push(`  note: ${oneLine(note)}`);
   lines.push(...redactionLines(result.redaction));
   lines.push("", `Wrote ${oneLine(result.path)} (validated)`, `Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
-    for (const warning of result.warnings) lines.push(`  - ${warning.message}`);
+    for (const warning of result.warnings) lines.push(`  - ${oneLine(warning.message)}`);
   }
   // With --publish the share URL, not the local path, is what the next session resumes from.
   if (options.closing !== false) lines.push("", "Resume in a new session with:");

@@ -15,11 +15,10 @@ export const READER_ENTRY = "worker/page/reader/reader.ts";
 export const ASSETS_DIR = join(root, "dist", "public");
 export const READER_FILE = join(ASSETS_DIR, "reader.js");
 
-/** Builds the reader and writes it to dist/public/reader.js; returns the script. */
-export async function buildReader() {
-  const { build } = await import("esbuild");
-  const result = await build({
-    absWorkingDir: root,
+/** esbuild's options for the reader whose sources sit under `tree` (the repository, or a copy of an older one). */
+export function readerBuildOptions(tree) {
+  return {
+    absWorkingDir: tree,
     entryPoints: [READER_ENTRY],
     bundle: true,
     write: false,
@@ -30,7 +29,13 @@ export async function buildReader() {
     legalComments: "none",
     charset: "utf8",
     logLevel: "warning",
-  });
+  };
+}
+
+/** Builds the reader and writes it to dist/public/reader.js; returns the script. */
+export async function buildReader() {
+  const { build } = await import("esbuild");
+  const result = await build(readerBuildOptions(root));
   const script = result.outputFiles[0]?.text;
   if (script === undefined) throw new Error("esbuild produced no output for the reader");
   mkdirSync(dirname(READER_FILE), { recursive: true });

@@ -10,12 +10,46 @@ import { isHandoffId } from "./share-url.js";
 /** Tokens go into an Authorization header: visible ASCII only, so a stray newline cannot split it. */
 export const TokenSchema = z.string().regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)");
 
-/** `$XDG_CONFIG_HOME/handoff/config.json`. Unknown keys are refused so a typo does not go unnoticed. */
-export const ConfigFileSchema = z.strictObject({
+/**
+ * The first config shape (`config.json` without a `version` key): one server and its tokens. Still
+ * read, as one server entry; the tokens are bound to `server` and never sent anywhere else.
+ */
+export const LegacyConfigFileSchema = z.strictObject({
   server: z.string().optional(),
   token: TokenSchema.optional(),
   team_token: TokenSchema.optional(),
 });
+export type LegacyConfigFile = z.infer<typeof LegacyConfigFileSchema>;
+
+/** The credentials for one server: each is sent to that server only. */
+export const ServerCredentialsSchema = z.strictObject({
+  token: TokenSchema.optional(),
+  team_token: TokenSchema.optional(),
+});
+export type ServerCredentials = z.infer<typeof ServerCredentialsSchema>;
+
+/** The current version of the config file's shape (docs/storage.md, "Local files around publishing"). */
+export const CONFIG_VERSION = 2;
+
+/**
+ * Config version 2: several servers, each with its own tokens, keyed by the server's base URL;
+ * `default_server` is where `publish` goes when neither `--server` nor `HANDOFF_SERVER` says.
+ *
+ * @example
+ * ```json
+ * { "version": 2, "default_server": "https://handoff.example.com",
+ *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
+ * ```
+ */
+export const ConfigFileV2Schema = z.strictObject({
+  version: z.literal(CONFIG_VERSION),
+  default_server: z.string().optional(),
+  servers: z.record(z.string(), ServerCredentialsSchema).default({}),
+});
+export type ConfigFileV2 = z.infer<typeof ConfigFileV2Schema>;
+
+/** `$XDG_CONFIG_HOME/handoff/config.json`, either shape. Unknown keys are refused so a typo does not go unnoticed. */
+export const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 const timestamp = z.iso.datetime({ offset: true });

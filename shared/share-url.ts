@@ -80,6 +80,22 @@ export function normalizeServerUrl(text: string, label: string): Result<string> 
 }
 
 /**
+ * Whether two server URLs name the same server once normalised (scheme, host, port and path
+ * prefix): the test every credential passes before it is sent. Malformed URLs are never the same.
+ *
+ * @example
+ * ```ts
+ * sameServer("https://Handoff.example.com:443/", "https://handoff.example.com") // true
+ * sameServer("https://handoff.example.com", "https://handoff.example.com.evil.test") // false
+ * ```
+ */
+export function sameServer(a: string, b: string): boolean {
+  const left = normalizeServerUrl(a, "a server");
+  const right = normalizeServerUrl(b, "a server");
+  return left.ok && right.ok && left.value === right.value;
+}
+
+/**
  * The share link for a published handoff: `<server>/h/<id>#<key>`.
  *
  * @example

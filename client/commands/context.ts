@@ -11,6 +11,7 @@ import { parseCommandArgs } from "../args.js";
 import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../context-io.js";
 import type { Io } from "../io.js";
 import { readManifestFile, validatedManifest } from "./render.js";
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff context MANIFEST [--out F] [--receipt F] [--repo DIR] [--json]
        handoff context MANIFEST --activate [--json]
@@ -127,12 +128,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   if (values.json) {
     const { pieces, total_estimated_tokens } = bundle;
-    io.out(JSON.stringify({ manifest: source, bundle: { pieces, total_estimated_tokens }, receipt }, null, 2));
+    io.out(stringifyForTerminal({ manifest: source, bundle: { pieces, total_estimated_tokens }, receipt }));
   } else if (out === undefined) {
     io.out(bundleText);
   }
   const unmet = unmetRequired(bundle);
-  io.err(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true }));
+  // Selectors come from the manifest, notes from git: escaped before the terminal sees them.
+  io.err(safeForTerminal(summary(bundle, receipt, { root, out, receiptPath, json: values.json === true })));
   return contextExitCode(receipt.status, unmet, io);
 }
 
@@ -140,7 +142,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 function contextExitCode(status: ContextReceipt["status"], unmet: UnmetRequirement[], io: Io): number {
   if (unmet.length > 0) {
     io.err(`handoff: ${unmet.length} required selector${unmet.length === 1 ? "" : "s"} not loaded:`);
-    for (const u of unmet) io.err(`  ${u.selector}: ${u.why}`);
+    for (const u of unmet) io.err(safeLineForTerminal(`  ${u.selector}: ${u.why}`));
     io.err("  fix the manifest's context.required (or the repository) and rerun");
     return EXIT.domain;
   }

@@ -17,6 +17,7 @@ import { type Io, readStdin } from "../io.js";
 import { fencedCommand, formatCreateReport, formatKernelReport } from "../output.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff create [FOCUS...] [options]
        handoff [FOCUS...] [options]
@@ -272,7 +273,7 @@ async function finishCreate(
 ): Promise<number> {
   io.err(report);
   if (publishFlags) return publishCreated(result, publishFlags, !values["no-redact"], Boolean(values.json), io);
-  io.out(values.json ? JSON.stringify(result, null, 2) : fencedCommand(result.resume_command));
+  io.out(values.json ? stringifyForTerminal(result) : fencedCommand(result.resume_command));
   return EXIT.ok;
 }
 
@@ -300,7 +301,7 @@ async function publishCreated(
   io.err(formatPublishReport(published));
   if (json) {
     const merged = { ...created, ...published, warnings: [...created.warnings.map((w) => w.message), ...published.warnings], local_resume_command: created.resume_command };
-    io.out(JSON.stringify(merged, null, 2));
+    io.out(stringifyForTerminal(merged));
   } else {
     io.out(publishStdout(published, false));
   }

@@ -19,7 +19,8 @@ ${PUBLISH_FLAGS_HELP}
   --no-redact      Send the text without scanning it for secrets (prints a warning).
   --json           Print {path, url, expires_at, max_views, scope, warnings, resume_command}.
 
-Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file);
+Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file; the tokens
+are bound to HANDOFF_SERVER and unused without it: a token is only ever sent to its own server);
 HANDOFF_HTTP_TIMEOUT_MS overrides how long to wait for the server (default 20000 to publish,
 15000 to read, revoke or list; also read by resume, revoke and published).
 

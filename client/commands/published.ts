@@ -2,11 +2,12 @@ import { homedir } from "node:os";
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { EXIT } from "../../shared/errors.js";
 import { parseCommandArgs } from "../args.js";
-import { configDirFor } from "../config.js";
+import { type BoundToken, configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { listPublished, publishedState } from "../published-store.js";
 import { callOptionsFor, fetchMeta } from "../publish/server-api.js";
 import { teamTokenFor } from "../resume/share-source.js";
+import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff published [--json] [--offline]
 
@@ -33,7 +34,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
   const call = callOptionsFor(io.env);
   const { records, warnings } = await listPublished(configDir);
-  for (const warning of warnings) io.err(`warning: ${warning}`);
+  // One config read per server, its warnings shown once (and always: a token file others could read).
+  const shown = new Set<string>();
+  const onceIo: Io = { ...io, err: (text) => void (shown.has(text) || (shown.add(text), io.err(text))) };
+  const tokens = new Map<string, Promise<BoundToken | undefined>>();
+  const teamToken = (server: string) => tokens.get(server) ?? tokens.set(server, teamTokenFor(server, onceIo)).get(server)!;
+  for (const warning of warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
   const entries = await Promise.all(
     records.map(async (record): Promise<Entry> => {
       const local = publishedState(record);
@@ -52,8 +58,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       if (local !== "active" || values.offline) return entry;
       try {
         // A team link's metadata answers only to a token of its team, which the owner holds.
-        const teamToken = record.scope === "team" ? await teamTokenFor(record.server, io) : undefined;
-        const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
+        const token = record.scope === "team" ? await teamToken(record.server) : undefined;
+        const meta: HandoffMeta = await fetchMeta(record.server, record.id, token, call);
         entry.views_left = meta.views_left;
         if (meta.views_left === 0) entry.state = "exhausted";
       } catch (error) {
@@ -64,7 +70,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }),
   );
   if (values.json) {
-    io.out(JSON.stringify({ published: entries }, null, 2));
+    io.out(stringifyForTerminal({ published: entries }));
     return EXIT.ok;
   }
   if (entries.length === 0) {
@@ -73,8 +79,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   for (const e of entries) {
     const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
-    io.out(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`);
-    io.out(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`);
+    // Titles come from the handoff's author, urls from the server: escaped, never raw.
+    io.out(safeLineForTerminal(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`));
+    io.out(safeLineForTerminal(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`));
   }
   return EXIT.ok;
 }

@@ -8,6 +8,7 @@ import { validateKernelText } from "../../shared/kernel/validate.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { describeFsError, readTextFile } from "../read-file.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff render FILE.json [--out F] [--force] [--json]
 
@@ -127,12 +128,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const manifest = validatedManifest(source, await readManifestFile(source, { cwd: io.cwd }));
   const markdown = renderKernelMarkdown(manifest, basename(source));
   if (values.out === undefined) {
-    io.out(values.json ? JSON.stringify({ source, markdown }, null, 2) : markdown);
+    io.out(values.json ? stringifyForTerminal({ source, markdown }) : markdown);
     return EXIT.ok;
   }
   const out = resolve(io.cwd, values.out);
   await writeOutput(out, markdown, values.force === true);
-  if (values.json) io.out(JSON.stringify({ source, out, bytes: Buffer.byteLength(markdown) }, null, 2));
+  if (values.json) io.out(stringifyForTerminal({ source, out, bytes: Buffer.byteLength(markdown) }));
   else {
     io.out(out);
     io.err(`rendered ${source} to ${out} (not authoritative: the JSON stays the source of truth)`);

@@ -10,6 +10,7 @@ import { formatNothingFound, formatShortlist } from "../resume/format.js";
 import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
+import { safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff resume [SOURCE | FOLDER | KEYWORDS...] [options]
 
@@ -25,6 +26,9 @@ Options:
   --in DIR               Search this folder instead of the managed store.
   --limit N              Shortlist length (default 5).
   --max-candidates N     Files considered per folder, most recent first (default 1000).
+  --url-stdin            Read one share URL from stdin instead of the command line, so its
+                         #key never shows in the process list (ps): printf '%s' "$URL" |
+                         handoff resume --url-stdin. Works with --peek.
   --peek                 With a share URL: show its metadata (expiry, views left) without
                          spending a view.
   --json                 Print the result object (discovery or orientation) on stdout.
@@ -44,11 +48,18 @@ export async function run(args: string[], io: Io): Promise<number> {
     limit: { type: "string" },
     "max-candidates": { type: "string" },
     peek: { type: "boolean" },
+    "url-stdin": { type: "boolean" },
   });
   const limit = intFlag("limit", values.limit, 1, 100) ?? 5;
   const maxCandidates = intFlag("max-candidates", values["max-candidates"], 1, 1_000_000) ?? 1000;
   const json = Boolean(values.json);
 
+  if (values["url-stdin"]) {
+    if (positionals.length > 0 || values.in !== undefined) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+    const selection = await urlFromStdin(io);
+    if (values.peek) return peek(selection, io, json);
+    return printOrientation(await orientSelection(selection, io), io, json);
+  }
   const [first, ...rest] = positionals;
   let boundary = values.in === undefined ? undefined : folder(resolve(io.cwd, values.in), "--in");
   let keywords = positionals;
@@ -65,8 +76,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 
   const result = await discoverShortlist({ ...(boundary === undefined ? {} : { boundary }), keywords, limit, maxCandidates }, io);
-  for (const warning of result.warnings) io.err(`warning: ${warning}`);
-  if (json) io.out(JSON.stringify(result, null, 2));
+  for (const warning of result.warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
+  if (json) io.out(stringifyForTerminal(result));
   if (result.candidates.length === 0) {
     io.err(formatNothingFound(result));
     return EXIT.domain;
@@ -123,18 +134,33 @@ async function peek(selection: Selection, io: Io, json: boolean): Promise<number
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../resume/share-source.js");
   const meta = await peekShareUrl(selection.url, io);
-  if (json) io.out(JSON.stringify(meta, null, 2));
+  if (json) io.out(stringifyForTerminal(meta));
   else {
     const views = meta.views_left === null ? "unlimited views" : `${meta.views_left} of ${meta.max_views} views left`;
-    io.out(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`);
+    io.out(safeLineForTerminal(`${meta.id}: scope ${meta.scope}, ${views}, expires ${meta.expires_at}, ${meta.size} bytes (no view was spent)`));
   }
   return EXIT.ok;
 }
 
 export async function printOrientation(result: OrientationResult, io: Io, json: boolean): Promise<number> {
   const { formatOrientation } = await import("../resume/format.js");
-  io.out(json ? JSON.stringify(result, null, 2) : formatOrientation(result));
+  io.out(json ? stringifyForTerminal(result) : formatOrientation(result));
   return result.sufficient && !result.hard_divergence ? EXIT.ok : EXIT.domain;
+}
+
+/** A share URL is short; more than this on stdin is not one. */
+const URL_STDIN_LIMIT = 8 * 1024;
+
+/** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
+async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
+  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+  const bytes = await readStdin(io, URL_STDIN_LIMIT);
+  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_STDIN_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
+  const url = new TextDecoder().decode(bytes).trim();
+  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
+    throw new HandoffError("usage", "--url-stdin: stdin must hold one http(s) share URL and nothing else", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+  }
+  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
 type Selection =

@@ -1,10 +1,12 @@
 import { homedir } from "node:os";
 import { EXIT, HandoffError } from "../../shared/errors.js";
+import { isShareUrl, parseShareUrl, sameServer } from "../../shared/share-url.js";
 import { parseCommandArgs } from "../args.js";
 import { configDirFor } from "../config.js";
 import type { Io } from "../io.js";
 import { findPublished, markRevoked } from "../published-store.js";
 import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff revoke URL|ID [--json]
 
@@ -26,10 +28,18 @@ export async function run(args: string[], io: Io): Promise<number> {
       hint: "only the user who published a handoff, on the machine it was published from, can revoke it; 'handoff published' lists yours",
     });
   }
-  await revokeOnServer(record.server, record.id, record.owner_token, call);
+    // The owner token goes to the server that issued it, and a link naming another server is refused
+  // rather than followed: the id alone must not decide where an owner token is sent.
+  const named = isShareUrl(target) ? parseShareUrl(target) : undefined;
+  if (named?.ok && !sameServer(named.value.server, record.server)) {
+    throw new HandoffError("not_found", `no owner token for ${named.value.server} on this machine: you published ${record.id} on ${record.server}`, {
+      hint: `check the link; to revoke yours, run 'handoff revoke ${record.id}'`,
+    });
+  }
+  await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, call);
   const updated = await markRevoked(configDir, record.id);
   const result = { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
   io.err(`Revoked ${record.id} on ${record.server}: every later read fails as revoked, and the body is deleted.`);
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  if (values.json) io.out(stringifyForTerminal(result));
   return EXIT.ok;
 }

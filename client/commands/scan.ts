@@ -5,6 +5,7 @@ import type { RedactionReport } from "../../shared/redact/index.js";
 import { parseCommandArgs } from "../args.js";
 import { type Io, readStdin } from "../io.js";
 import { decodeUtf8, readTextFile } from "../read-file.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 /** The largest input `handoff scan` reads: the same cap a handoff body has. */
 export const SCAN_MAX_BYTES = 1024 * 1024;
@@ -37,7 +38,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       : readTextFile(resolve(io.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
   const report = scanText(text);
   const found = report.findings.length > 0;
-  if (values.json) io.out(JSON.stringify(report, null, 2));
+  if (values.json) io.out(stringifyForTerminal(report));
   else io.out(formatReport(source === "-" ? "stdin" : source, report));
   // Finding secrets is a normal outcome of a preview, not an error: report it, then exit 1.
   return found ? EXIT.domain : EXIT.ok;

@@ -5,6 +5,7 @@ import { parseCommandArgs } from "../args.js";
 import { symlinkEscapes } from "../kernel-paths.js";
 import type { Io } from "../io.js";
 import { readTextFile } from "../read-file.js";
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff validate FILE [--json]
 
@@ -39,13 +40,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   } catch (error) {
     // validate reports an unreadable file as exit 2, not the usual 3: see docs/cli.md.
     if (!isHandoffError(error)) throw error;
-    if (values.json) io.out(JSON.stringify(errorBody(error), null, 2));
-    io.err(`handoff validate: ${error.message}`);
-    if (error.hint) io.err(`  ${error.hint}`);
+    if (values.json) io.out(stringifyForTerminal(errorBody(error)));
+    io.err(`handoff validate: ${safeForTerminal(error.message)}`);
+    if (error.hint) io.err(`  ${safeForTerminal(error.hint)}`);
     return 2;
   }
   const report = validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) });
-  if (values.json) io.out(JSON.stringify(report, null, 2));
+  if (values.json) io.out(stringifyForTerminal(report));
   else io.out(formatReport(report));
   return validateExitCode(report);
 }
@@ -60,7 +61,8 @@ function formatReport(report: ValidateReport): string {
   const verdict = report.valid ? "valid" : report.unparseable !== undefined ? "unparseable" : "invalid";
   const problems = report.valid ? "" : `, ${plural(report.issues.length, "problem")}`;
   const lines = [`${report.file}: ${verdict} ${report.format}${problems}${warned}`];
-  for (const issue of report.issues) lines.push(`  ${issue.path || "(document)"}: ${issue.message}`);
-  for (const warning of report.warnings) lines.push(`  warning: ${warning.path || "(document)"}: ${warning.message}`);
+  // Issue messages quote the document: escaped before the terminal sees them.
+  for (const issue of report.issues) lines.push(safeLineForTerminal(`  ${issue.path || "(document)"}: ${issue.message}`));
+  for (const warning of report.warnings) lines.push(safeLineForTerminal(`  warning: ${warning.path || "(document)"}: ${warning.message}`));
   return lines.join("\n");
 }

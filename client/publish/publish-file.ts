@@ -61,11 +61,12 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
     });
   }
   const server = config.server;
-  const token = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  const value = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  const token = value === undefined ? undefined : { value, server };
   if (options.scope === "team" && !token) {
     const command = retry.replace("<SERVER>", server);
     throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
-      hint: `set HANDOFF_TEAM_TOKEN, or "team_token" in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      hint: `set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${server}, or a "team_token" for ${server} in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
       details: { path: options.path, retry_command: command },
     });
   }

@@ -1,6 +1,7 @@
 import { formatDuration } from "../../shared/duration.js";
 import { fencedCommand, redactionLines } from "../output.js";
 import type { PublishResult } from "./publish-file.js";
+import { stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 /** What `publish` tells a person: link, limits, how to revoke, warnings; the fenced resume last. */
 export function formatPublishReport(result: PublishResult, now: Date = new Date()): string {
@@ -25,7 +26,7 @@ export function formatPublishReport(result: PublishResult, now: Date = new Date(
 export function publishStdout(result: PublishResult, json: boolean): string {
   if (json) {
     const { path, url, expires_at, max_views, scope, warnings, resume_command, id, revoke_command, redaction } = result;
-    return JSON.stringify({ path, url, expires_at, max_views, scope, warnings, resume_command, id, revoke_command, redaction }, null, 2);
+    return stringifyForTerminal({ path, url, expires_at, max_views, scope, warnings, resume_command, id, revoke_command, redaction });
   }
   return fencedCommand(result.resume_command);
 }

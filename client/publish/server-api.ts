@@ -1,6 +1,8 @@
 import { type HandoffMeta, handoffMetaSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
 import { HandoffError } from "../../shared/errors.js";
+import { sameServer } from "../../shared/share-url.js";
+import type { BoundToken } from "../config.js";
 import { errorFromResponse, httpRequest, parseJsonBody } from "../http.js";
 
 /**
@@ -22,8 +24,8 @@ export interface PublishRequest extends CallOptions {
   expiresIn?: number;
   maxViews: number | null;
   scope: Scope;
-  /** Publish or team token; none for an anonymous-publishing (local) server. */
-  token?: string;
+  /** Publish or team token, bound to its server; none for an anonymous-publishing (local) server. */
+  token?: BoundToken;
 }
 
 /** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
@@ -51,38 +53,46 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   if (request.expiresIn !== undefined) query.set("expires_in", String(request.expiresIn));
   if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
   const headers: Record<string, string> = { "content-type": "application/octet-stream" };
-  if (request.token) headers.authorization = `Bearer ${request.token}`;
+  Object.assign(headers, auth(server, request.token));
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");
 }
 
 /** The body: counts one view. */
-export async function fetchCiphertext(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<Uint8Array> {
-  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
+export async function fetchCiphertext(server: string, id: string, teamToken?: BoundToken, call: CallOptions = {}): Promise<Uint8Array> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(server, teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link cannot be read"));
   return response.bytes;
 }
 
 /** Metadata: counts nothing. */
-export async function fetchMeta(server: string, id: string, teamToken?: string, call: CallOptions = {}): Promise<HandoffMeta> {
-  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+export async function fetchMeta(server: string, id: string, teamToken?: BoundToken, call: CallOptions = {}): Promise<HandoffMeta> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(server, teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link's metadata cannot be read"));
   return parseJsonBody(response, handoffMetaSchema, "metadata");
 }
 
-export async function revokeOnServer(server: string, id: string, ownerToken: string, call: CallOptions = {}): Promise<void> {
+export async function revokeOnServer(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<void> {
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, {
     method: "DELETE",
-    headers: { authorization: `Bearer ${ownerToken}` },
+    headers: auth(server, ownerToken),
     timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS,
     maxBytes: 64 * 1024,
   });
   if (response.status !== 204) throw errorFromResponse(response, `revoking ${id} failed`);
 }
 
-function auth(token: string | undefined): Record<string, string> {
-  return token ? { authorization: `Bearer ${token}` } : {};
+/**
+ * The Authorization header for a request to `server`: a credential goes only to the server it is
+ * bound to. Callers already pick credentials by server; this is the last check before the wire.
+ */
+function auth(server: string, token: BoundToken | undefined): Record<string, string> {
+  if (token === undefined) return {};
+  if (!sameServer(server, token.server)) {
+    throw new HandoffError("internal", `refusing to send a credential bound to ${token.server} to ${server}`, { hint: "this is a bug; report it" });
+  }
+  return { authorization: `Bearer ${token.value}` };
 }
 
 /** Says plainly what a refused read means for the reader, keeping the server's reason. */
@@ -92,7 +102,7 @@ function readError(error: HandoffError): HandoffError {
     revoked: ["this share link was revoked by its owner", "ask the sender for a new link"],
     exhausted: ["this share link has used up all its views", "ask the sender to publish it again with more views"],
     not_found: ["no handoff exists at this share link (wrong or cut URL, or deleted after expiry)", "check that the whole URL was copied"],
-    unauthorized: ["this is a team link and no team token was sent", "set HANDOFF_TEAM_TOKEN (or team_token in the config file) for this server"],
+    unauthorized: ["this is a team link and no team token was sent", "set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER naming this server, or a team_token for it in the config file"],
     forbidden: ["this team link belongs to another team than your team token", "ask the sender to share it with your team, or as a link"],
   };
   const entry = plain[error.reason];

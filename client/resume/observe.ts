@@ -4,7 +4,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../shared/orient/drift.js";
 import { referencedPaths } from "../../shared/orient/paths.js";
-import { type GitCapture, captureGit, dirtyTreeSha256 } from "../git.js";
+import { GIT_SAFE_CONFIG, type GitCapture, captureGit, dirtyTreeSha256 } from "../git.js";
 import { readRegularFile } from "../read-file.js";
 
 /**
@@ -135,7 +135,7 @@ async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.P
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
   return new Promise((resolvePromise) => {
-    execFile("git", args, { cwd, env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" }, encoding: "utf8" }, (error, stdout) => {
+    execFile("git", [...GIT_SAFE_CONFIG, ...args], { cwd, env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" }, encoding: "utf8" }, (error, stdout) => {
       const code = error ? (typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 128) : 0;
       resolvePromise({ code, stdout });
     });

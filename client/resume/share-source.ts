@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
-import { HandoffError } from "../../shared/errors.js";
+import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
-import { resolvePublishConfig } from "../config.js";
+import { safeLineForTerminal } from "../../shared/terminal-safe.js";
+import { type BoundToken, credentialsFor } from "../config.js";
 import type { Io } from "../io.js";
 import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-api.js";
 
@@ -10,6 +11,9 @@ import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-ap
  * Share links (`<server>/h/<id>#<key>`): fetched (one view), decrypted and verified here; the
  * plaintext then goes through the same orientation as a file. Other URLs return undefined and
  * are fetched as plain documents.
+ *
+ * Whoever wrote the link chose its server, so only a team token bound to that very server is
+ * sent; a link on a server this machine has no credential for is read anonymously.
  */
 export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | undefined> {
   const share = parseShareUrl(url);
@@ -21,7 +25,7 @@ export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | un
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const ciphertext = await fetchCiphertext(server, id, teamToken, callOptionsFor(io.env));
+  const ciphertext = await withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, teamToken, callOptionsFor(io.env)));
   const { plaintext } = await openHandoff(ciphertext, key);
   return plaintext;
 }
@@ -31,11 +35,37 @@ export async function peekShareUrl(url: string, io: Io) {
   const share = parseShareUrl(url);
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
-  return fetchMeta(server, id, await teamTokenFor(server, io), callOptionsFor(io.env));
+  const teamToken = await teamTokenFor(server, io);
+  return withCredentialHint(server, teamToken, () => fetchMeta(server, id, teamToken, callOptionsFor(io.env)));
 }
 
-/** A teammate's client sends its team token, but only to the server it is configured for. */
-export async function teamTokenFor(server: string, io: Io): Promise<string | undefined> {
-  const config = await resolvePublishConfig({ flags: { server }, env: io.env, home: io.env.HOME ?? homedir() });
-  return config.teamToken;
+/**
+ * The team token bound to `server`, if this machine has one; config warnings (a token file others
+ * could read) are printed here, so they are shown on every command that reads the config.
+ */
+export async function teamTokenFor(server: string, io: Io): Promise<BoundToken | undefined> {
+  const credentials = await credentialsFor(server, { env: io.env, home: io.env.HOME ?? homedir() });
+  for (const warning of credentials.warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
+  return credentials.teamToken;
+}
+
+/** A 401 when nothing was sent means this machine has no credential for that server: say so. */
+async function withCredentialHint<T>(server: string, sent: BoundToken | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isHandoffError(error) || error.reason !== "unauthorized") throw error;
+    if (sent !== undefined) {
+      throw new HandoffError("unauthorized", `the team token bound to ${server} was refused`, {
+        hint: "it may be revoked or mistyped; ask your operator for a new one",
+        details: { ...error.details, server },
+        cause: error,
+      });
+    }
+    throw new HandoffError("unauthorized", `no credential for ${server}: this is a team link and no team token was sent`, {
+      hint: `if you are on that team, set HANDOFF_TEAM_TOKEN together with HANDOFF_SERVER=${server}, or add a "team_token" for ${server} to the config file (docs/cli.md)`,
+      details: { ...error.details, server },
+      cause: error,
+    });
+  }
 }

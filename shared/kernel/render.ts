@@ -1,4 +1,5 @@
-import { type ContextSelector, type KernelHandoff, KERNEL_SECTIONS } from "./schema.js";
+import type { ContextSelector, KernelHandoff } from "./schema.js";
+import { KERNEL_SECTIONS } from "./sections.js";
 
 /**
  * Renders a validated kernel.handoff/v1 manifest as Markdown for people. The JSON stays the one

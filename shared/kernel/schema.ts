@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { jsonInt } from "./issues.js";
+import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 
 /**
  * kernel.handoff/v1 as zod, equal in meaning to the public JSON Schema
@@ -15,13 +16,7 @@ import { jsonInt } from "./issues.js";
  * ```
  */
 
-export const KERNEL_HANDOFF_SCHEMA_ID = "kernel.handoff/v1";
-
-/** The top-level sections, in the schema's order. */
-export const KERNEL_SECTIONS = [
-  "schema", "identity", "provenance", "objective", "contract", "workflow", "runtime",
-  "context", "execution", "open_threads", "warnings", "outputs", "resume",
-] as const;
+export { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./sections.js";
 
 export const PHASE_STATUSES = ["inherited", "required", "invalidated"] as const;
 export const POLICY_MODES = ["sealed", "bounded", "advisory"] as const;

@@ -22,11 +22,12 @@ const CODE_LIKE = /[()[\]{}<>$%]|^(?:process|os|env|self|this|config|settings|im
  * One part of a dotted or kebab name as code spells it: lower, UPPER, or camelCase whose words
  * have two or more lower-case letters. A random mixed-case string rarely fits.
  */
-const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]?[a-z_$]{2,}(?:[A-Z]{1,2}[a-z_$]{2,})*[A-Z]?)$/;
+// A version suffix (`JwtBearerStrategyV2`, `oauth2`) is still an identifier.
+const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]{0,2}[a-z_$]{2,}(?:[A-Z]{1,2}[a-z_$]{2,})*[A-Z]?)[0-9]{0,3}$/;
 const isIdentifier = (value: string): boolean => value.split(/[.-]/).every((part) => IDENTIFIER_PART.test(part));
 
 /** Names that hold something about a secret, not the secret: `token_path`, `secret_name`, `private_key_id`, `token_hash`. */
-const ABOUT_A_SECRET = /[_.-](?:path|file|filename|dir|directory|folder|location|url|uri|endpoint|name|id|ids|type|kind|length|size|count|ttl|expiry|expires|expires_at|mode|method|header|field|env|var|hash|sha|digest|prefix|scope|scopes|version|format|provider|policy|enabled|required)$|(?:Path|File|Dir|Url|Uri|Name|Id|Type|Hash|Version)$/;
+const ABOUT_A_SECRET = /[_.-](?:path|file|filename|dir|directory|folder|location|url|uri|endpoint|name|id|ids|type|kind|length|size|count|ttl|expiry|expires|expires_at|mode|method|header|field|env|var|hash|sha|digest|prefix|scope|scopes|version|format|provider|policy|enabled|required|arn|strategy|strategies|scheme|backend|plugin|adapter|handler|class|module|manager)$|(?:Path|File|Dir|Url|Uri|Name|Id|Type|Hash|Version|Arn|ARN|Strategy|Scheme|Backend)$/;
 
 const isNameChar = (ch: string | undefined): boolean => ch !== undefined && NAME_CHAR.test(ch);
 
@@ -104,12 +105,17 @@ export const ASSIGNMENT_RULE: Rule = {
       if (valueAt < 0) continue;
       const value = readValue(text, valueAt);
       keyword.lastIndex = Math.max(nameEnd, value.scanned);
-      const raw = text.slice(value.start, value.end);
+      // A query parameter's value ends at the next parameter: `?password=&next=/` holds none.
+      const inQuery = text[nameStart - 1] === "?" || text[nameStart - 1] === "&";
+      const raw = inQuery ? text.slice(value.start, value.end).replace(/[&#].*$/s, "") : text.slice(value.start, value.end);
+      if (raw === "" || raw.startsWith("arn:")) continue;
       // Trailing punctuation of prose or code (`token=abc.`) is not part of the value.
       const trimmed = value.quoted ? raw : raw.replace(/[.)\]}]+$/, "");
       if (!value.quoted && (CODE_LIKE.test(trimmed) || isIdentifier(trimmed))) continue;
       const name = text.slice(nameStart, nameEnd);
-      if (ABOUT_A_SECRET.test(name)) continue;
+      if (ABOUT_A_SECRET.test(name) || ABOUT_A_SECRET.test(name.toLowerCase())) continue; // `AUTH_STRATEGY` too
+      // `arn:aws:secretsmanager:<region>:<account>:secret:<name>`: the name of a secret, not one.
+      if (text[nameStart - 1] === ":" && /(?:^|[\s"'`=(,[])arn:[a-z0-9-]{1,32}:[a-z0-9-]{1,64}:[^\s:]{0,64}:[^\s:]{0,64}:$/i.test(text.slice(Math.max(0, nameStart - 200), nameStart))) continue;
       const password = /pass(?:wd|word)/i.test(name);
       // Passphrases may hold spaces; any other value with spaces is prose, not a key.
       if (!password && /\s/.test(trimmed)) continue;

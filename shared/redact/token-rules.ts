@@ -45,7 +45,8 @@ export const TOKEN_RULES: readonly Rule[] = [
   regexRule({
     ids: ["anthropic-api-key"],
     prefixes: ["sk-ant-"],
-    pattern: /(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{20,300}/dg,
+    // Admin keys (sk-ant-admin01-) are the vendor rules' own family.
+    pattern: /(?<![A-Za-z0-9])sk-ant-(?!admin01-)[A-Za-z0-9_-]{20,300}/dg,
   }),
   regexRule({
     ids: ["openai-api-key"],

@@ -2,7 +2,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type PublishFlags, configDirFor, resolvePublishConfig, writeConfig } from "../../client/config.js";
+import { type PublishFlags, configDirFor, credentialsFor, resolvePublishConfig, writeConfig } from "../../client/config.js";
 import type { HandoffError } from "../../shared/errors.js";
 
 let root: string;
@@ -68,11 +68,37 @@ describe("resolvePublishConfig precedence: flags > env > file", () => {
     expect(config.warnings).toEqual([]);
   });
 
-  it.each<{ name: string; flags?: PublishFlags; env?: Record<string, string>; file?: Record<string, string>; token?: string; source: string; warns?: RegExp }>([
+  it.each<{ name: string; flags?: PublishFlags; env?: Record<string, string>; file?: Record<string, unknown>; token?: string; source: string; warns?: RegExp }>([
     { name: "file token with file server", file: { server: FILE_SERVER, token: "file-tok" }, token: "file-tok", source: "file" },
-    { name: "env token over file token", file: { server: FILE_SERVER, token: "file-tok" }, env: { HANDOFF_TOKEN: "env-tok" }, token: "env-tok", source: "env" },
-    { name: "flag token over env token", env: { HANDOFF_SERVER: ENV_SERVER, HANDOFF_TOKEN: "env-tok" }, flags: { token: "flag-tok" }, token: "flag-tok", source: "flag" },
-    { name: "file token without a file server goes anywhere", file: { token: "file-tok" }, env: { HANDOFF_SERVER: ENV_SERVER }, token: "file-tok", source: "file" },
+    {
+      name: "env token bound to HANDOFF_SERVER, over the file's token for that server",
+      file: { server: ENV_SERVER, token: "file-tok" },
+      env: { HANDOFF_SERVER: ENV_SERVER, HANDOFF_TOKEN: "env-tok" },
+      token: "env-tok",
+      source: "env",
+    },
+    {
+      name: "env token without HANDOFF_SERVER is not used",
+      file: { server: FILE_SERVER, token: "file-tok" },
+      env: { HANDOFF_TOKEN: "env-tok" },
+      token: "file-tok",
+      source: "file",
+      warns: /the publish token in the environment is not used: it is bound to HANDOFF_SERVER, which is not set/,
+    },
+    {
+      name: "flag token bound to --server, over env",
+      env: { HANDOFF_SERVER: FLAG_SERVER, HANDOFF_TOKEN: "env-tok" },
+      flags: { server: FLAG_SERVER, token: "flag-tok" },
+      token: "flag-tok",
+      source: "flag",
+    },
+    {
+      name: "file token without a file server is bound to nothing",
+      file: { token: "file-tok" },
+      env: { HANDOFF_SERVER: ENV_SERVER },
+      source: "none",
+      warns: /the token in .*config\.json is not used: it names no server/,
+    },
     {
       name: "file token kept when --server names the same server",
       file: { server: FILE_SERVER, token: "file-tok" },
@@ -85,7 +111,7 @@ describe("resolvePublishConfig precedence: flags > env > file", () => {
       file: { server: FILE_SERVER, token: "file-tok" },
       flags: { server: FLAG_SERVER },
       source: "none",
-      warns: /not sending the publish token from .*config\.json to https:\/\/flag\.example\.com: it is configured for https:\/\/file\.example\.com/,
+      warns: /not sending the publish token from .*config\.json to https:\/\/flag\.example\.com: it is bound to https:\/\/file\.example\.com/,
     },
     {
       name: "env token not sent to a different --server",
@@ -93,6 +119,20 @@ describe("resolvePublishConfig precedence: flags > env > file", () => {
       flags: { server: FLAG_SERVER },
       source: "none",
       warns: /not sending the publish token from the environment/,
+    },
+    {
+      name: "version 2: the token of the chosen server's entry",
+      file: { version: 2, default_server: FILE_SERVER, servers: { [FILE_SERVER]: { token: "file-tok" }, [ENV_SERVER]: { token: "other-tok" } } },
+      env: { HANDOFF_SERVER: ENV_SERVER },
+      token: "other-tok",
+      source: "file",
+    },
+    {
+      name: "version 2: a server with no entry gets no token",
+      file: { version: 2, default_server: FILE_SERVER, servers: { [FILE_SERVER]: { token: "file-tok" } } },
+      flags: { server: FLAG_SERVER },
+      source: "none",
+      warns: /not sending the publish token from .*config\.json to https:\/\/flag\.example\.com/,
     },
   ])("token: $name", async ({ flags = {}, env = {}, file, token, source, warns }) => {
     if (file) await putConfig(file);
@@ -107,22 +147,30 @@ describe("resolvePublishConfig precedence: flags > env > file", () => {
     await putConfig({ server: FILE_SERVER, team_token: "team-file" });
     const fromFile = await resolvePublishConfig({ flags: {}, env: {}, home });
     expect([fromFile.teamToken, fromFile.source.teamToken]).toEqual(["team-file", "file"]);
-    const fromEnv = await resolvePublishConfig({ flags: {}, env: { HANDOFF_TEAM_TOKEN: "team-env" }, home });
+    const fromEnv = await resolvePublishConfig({ flags: {}, env: { HANDOFF_SERVER: FILE_SERVER, HANDOFF_TEAM_TOKEN: "team-env" }, home });
     expect([fromEnv.teamToken, fromEnv.source.teamToken]).toEqual(["team-env", "env"]);
     const elsewhere = await resolvePublishConfig({ flags: { server: FLAG_SERVER }, env: {}, home });
     expect(elsewhere.teamToken).toBeUndefined();
     expect(elsewhere.warnings).toEqual([expect.stringContaining("not sending the team token")]);
   });
 
-  it("does not read the file when flags and env decide everything", async () => {
+  it("credentialsFor returns only what is bound to the asked server", async () => {
+    await putConfig({ version: 2, servers: { [FILE_SERVER]: { team_token: "team-file" } } });
+    const env = { HANDOFF_SERVER: ENV_SERVER, HANDOFF_TEAM_TOKEN: "team-env" };
+    expect((await credentialsFor(`${FILE_SERVER}/`, { env, home })).teamToken).toEqual({ value: "team-file", server: FILE_SERVER });
+    expect((await credentialsFor(ENV_SERVER, { env, home })).teamToken).toEqual({ value: "team-env", server: ENV_SERVER });
+    expect((await credentialsFor(FLAG_SERVER, { env, home })).teamToken).toBeUndefined();
+    // Same host, other port or scheme or prefix: another server.
+    for (const near of ["https://file.example.com:8443", "http://file.example.com.evil.test", "https://file.example.com/prefix"]) {
+      expect((await credentialsFor(near, { env, home })).teamToken).toBeUndefined();
+    }
+  });
+
+  it("reads the file even when flags and env decide everything, so its warnings are always shown", async () => {
     await putConfig("{ broken");
-    const config = await resolvePublishConfig({
-      flags: { server: FLAG_SERVER, teamToken: "t" },
-      env: { HANDOFF_TOKEN: "e" },
-      home,
+    await expect(resolvePublishConfig({ flags: { server: FLAG_SERVER, teamToken: "t" }, env: { HANDOFF_TOKEN: "e" }, home })).rejects.toMatchObject({
+      reason: "invalid_document",
     });
-    expect(config.source).toEqual({ server: "flag", token: "env", teamToken: "flag" });
-    await expect(resolvePublishConfig({ flags: { server: FLAG_SERVER }, env: {}, home })).rejects.toMatchObject({ reason: "invalid_document" });
   });
 });
 
@@ -150,6 +198,10 @@ describe("invalid configuration is named precisely", () => {
     { name: "a typo", content: { sever: FILE_SERVER }, message: /unknown key 'sever' \(allowed: server, token, team_token\)/ },
     { name: "server not a string", content: { server: 8787 }, message: /key 'server' .*expected string/ },
     { name: "token with a space", content: { token: "abc def" }, message: /key 'token' must be 1 to 512 visible ASCII/ },
+    { name: "version 2 with a version-1 key", content: { version: 2, server: FILE_SERVER }, message: /unknown key 'server' \(allowed: version, default_server, servers\)/ },
+    { name: "version 2 with a bad server key", content: { version: 2, servers: { "http://example.com": {} } }, message: /the server 'http:\/\/example\.com' in .*config\.json uses plain http/ },
+    { name: "version 2 with a bad token", content: { version: 2, servers: { [FILE_SERVER]: { team_token: "a b" } } }, message: /key 'servers\.https:\/\/file\.example\.com\.team_token' must be/ },
+    { name: "an unknown version", content: { version: 3, servers: {} }, message: /key 'version'/ },
     { name: "team token with a newline", content: { team_token: "abc\n" }, message: /key 'team_token' must be/ },
     { name: "plain http server", content: { server: "http://example.com" }, message: /server in .*config\.json uses plain http to example\.com/ },
     { name: "server with credentials", content: { server: "https://u:p@example.com" }, message: /server in .*config\.json must not contain a user name/ },
@@ -177,11 +229,11 @@ describe("invalid configuration is named precisely", () => {
 describe("config file modes", () => {
   it.each([
     { mode: 0o644, content: { server: FILE_SERVER, token: "t" }, after: 0o600, warns: /was readable by other users \(mode 0644\); changed it to 0600\. .*treat its tokens as exposed/ },
-    { mode: 0o640, content: { team_token: "t" }, after: 0o600, warns: /was readable by other users \(mode 0640\)/ },
+    { mode: 0o640, content: { server: FILE_SERVER, team_token: "t" }, after: 0o600, warns: /was readable by other users \(mode 0640\)/ },
     { mode: 0o666, content: { server: FILE_SERVER }, after: 0o600, warns: /was writable by other users \(mode 0666\); changed it to 0600\.$/ },
     { mode: 0o644, content: { server: FILE_SERVER }, after: 0o644, warns: undefined },
     { mode: 0o600, content: { server: FILE_SERVER, token: "t" }, after: 0o600, warns: undefined },
-    { mode: 0o400, content: { token: "t" }, after: 0o400, warns: undefined },
+    { mode: 0o400, content: { server: FILE_SERVER, token: "t" }, after: 0o400, warns: undefined },
   ])("mode $mode holding $content", async ({ mode, content, after, warns }) => {
     const path = await putConfig(content, mode);
     const config = await resolvePublishConfig({ flags: {}, env: {}, home });

@@ -61,9 +61,10 @@ describe("team-scoped links", () => {
     const billing = await team("create", "billing");
     hosts = {
       publisher: makeHost(base, "publisher", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: platform }),
-      teammate: makeHost(base, "teammate", repo, { HANDOFF_TEAM_TOKEN: teammateToken }),
+      // Environment tokens are bound to HANDOFF_SERVER: without it they are never sent anywhere.
+      teammate: makeHost(base, "teammate", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: teammateToken }),
       outsider: makeHost(base, "outsider", repo),
-      otherTeam: makeHost(base, "other-team", repo, { HANDOFF_TEAM_TOKEN: billing }),
+      otherTeam: makeHost(base, "other-team", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: billing }),
     };
   });
 
@@ -86,7 +87,7 @@ describe("team-scoped links", () => {
     const run = await hosts.outsider.run(["resume", url, "--json"]);
     expect(run.code).toBe(3);
     expect(json(run)).toMatchObject({ error: { code: "unauthorized" } });
-    expect(run.stderr).toMatch(/team link and no team token was sent/);
+    expect(run.stderr).toContain(`no credential for ${server!.url}: this is a team link and no team token was sent`);
     expect(run.stderr).toMatch(/HANDOFF_TEAM_TOKEN/);
     expect(run.stdout).not.toContain("production run");
   });

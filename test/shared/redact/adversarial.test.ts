@@ -12,6 +12,6 @@ describe("adversarial 1 MiB inputs", () => {
     const result = redactText(input, { deadlineMs: 60_000 });
     expectConsistent(input, result);
     if (adversarial.expect === "none") expect(result.findings).toEqual([]);
-    else expect(result.findings.length).toBeGreaterThan(0);
+    else if (adversarial.expect === "some") expect(result.findings.length).toBeGreaterThan(0);
   });
 });

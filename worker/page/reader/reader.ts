@@ -1,7 +1,7 @@
-// The share page's script (bundled by scripts/build-reader.js into reader-bundle.generated.ts).
-// It decrypts with the same envelope code as the CLI. The key is read from location.hash and goes
-// nowhere: not into a request, not into a log. The handoff is untrusted text, so it is only ever
-// set as textContent, never parsed as HTML.
+// The share page's script (bundled by scripts/build-reader.js into dist/public/reader.js). It
+// decrypts with the same envelope code as the CLI. The key is read from location.hash and goes
+// nowhere: not into a request, not into a log. The handoff is untrusted text: it reaches the page
+// only as text nodes and elements built one by one (document-dom.ts), never parsed as HTML.
 import { errorBodySchema } from "../../../shared/api/error.js";
 import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff.js";
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
@@ -9,14 +9,13 @@ import { openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
-import { PAGE_IDS, type PageId } from "../page-ids.js";
-import { MISSING_KEY, metaWords, problemWords, when } from "./words.js";
+import { PAGE_IDS } from "../page-ids.js";
+import { type Page, showDocument } from "./document-dom.js";
+import { type PageState, STATE_WORDS, metaWords, stateFor } from "./words.js";
 
 // zod would probe for eval to speed up object parsing; this page's CSP forbids eval, and the probe
 // would log a violation.
 config({ jitless: true });
-
-type Page = Record<PageId, HTMLElement>;
 
 function findPage(): Page {
   const page = {} as Page;
@@ -32,30 +31,54 @@ function say(page: Page, status: string): void {
   page.status.textContent = status;
 }
 
-function fail(page: Page, problem: string): void {
-  page.status.textContent = "";
-  page.error.textContent = problem;
-  page.error.hidden = false;
+/** Turns the page into the page for `state`: what happened, what to do. */
+function showState(page: Page, state: PageState, keepMeta = false): void {
+  const words = STATE_WORDS[state];
+  page.heading.textContent = words.title;
+  document.title = `${words.title} · Handoff`;
+  say(page, "");
+  page.intro.hidden = true;
+  page.problemWhat.textContent = words.what;
+  page.problemTodo.textContent = words.todo;
+  page.problem.dataset.state = state;
+  page.problem.hidden = false;
+  page.open.hidden = true;
+  page.meta.hidden = !keepMeta || page.meta.hidden;
+  page.cli.hidden = !words.cli;
 }
 
-/** A GET that answers the response, or the problem in plain words. */
-async function get(url: string): Promise<Result<Response, string>> {
+/** A GET that answers the response, or the page to show instead. */
+async function get(url: string, headers: Record<string, string> = {}): Promise<Result<Response, PageState>> {
   let response: Response;
   try {
-    response = await fetch(url, { cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+    response = await fetch(url, { cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer", headers });
   } catch {
-    return err(problemWords("network"));
+    return err("network");
   }
   if (response.ok) return ok(response);
   const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
-  return err(problemWords(body.success ? body.data.error.code : undefined, response.status));
+  return err(stateFor(body.success ? body.data.error.code : undefined));
 }
 
-async function fetchMeta(api: string): Promise<Result<HandoffMeta, string>> {
+async function fetchMeta(api: string): Promise<Result<HandoffMeta, PageState>> {
   const response = await get(`${api}/meta`);
   if (!response.ok) return response;
   const meta = handoffMetaSchema.safeParse(await response.value.json().catch(() => undefined));
-  return meta.success ? ok(meta.data) : err(problemWords(undefined, response.value.status));
+  return meta.success ? ok(meta.data) : err("server");
+}
+
+/**
+ * The one request that spends a view: the envelope's bytes. `_key` is the link's secret; it never
+ * goes on the wire (a token derived from it may).
+ */
+async function fetchBody(api: string, _key: string): Promise<Result<Uint8Array, PageState>> {
+  const response = await get(api);
+  if (!response.ok) return response;
+  try {
+    return ok(new Uint8Array(await response.value.arrayBuffer()));
+  } catch {
+    return err("network");
+  }
 }
 
 function showMeta(page: Page, meta: HandoffMeta): void {
@@ -67,64 +90,44 @@ function showMeta(page: Page, meta: HandoffMeta): void {
   page.meta.hidden = false;
 }
 
-async function openDocument(page: Page, api: string, key: string, meta: HandoffMeta): Promise<void> {
+async function openDocument(page: Page, api: string, key: string, meta: HandoffMeta, resume: string): Promise<void> {
   const button = page.open as HTMLButtonElement;
   button.disabled = true;
   say(page, "Opening…");
-  const response = await get(api);
-  if (!response.ok) {
-    button.hidden = true;
-    return fail(page, response.error);
-  }
+  const body = await fetchBody(api, key);
+  if (!body.ok) return showState(page, body.error);
   let opened: Awaited<ReturnType<typeof openHandoff>>;
   try {
-    opened = await openHandoff(new Uint8Array(await response.value.arrayBuffer()), key);
+    opened = await openHandoff(body.value, key);
   } catch (error) {
-    button.hidden = true;
-    return fail(page, problemWords(isHandoffError(error) ? error.reason : "network"));
+    return showState(page, isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
   }
-  page.text.textContent = new TextDecoder().decode(opened.plaintext);
-  page.fileName.textContent = opened.meta.file_name;
-  page.format.textContent = opened.meta.format;
-  page.created.textContent = when(opened.meta.created_at);
-  if (meta.views_left !== null) showMeta(page, { ...meta, views_used: meta.views_used + 1, views_left: meta.views_left - 1 });
-  button.hidden = true;
-  page.document.hidden = false;
-  say(page, "Opened: this spent one view.");
-  page.text.focus();
-}
-
-async function copyText(page: Page): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(page.text.textContent ?? "");
-    page.copyStatus.textContent = "Copied.";
-  } catch {
-    // No clipboard permission (or no secure context): select the text so one keystroke copies it.
-    const range = document.createRange();
-    range.selectNodeContents(page.text);
-    getSelection()?.removeAllRanges();
-    getSelection()?.addRange(range);
-    page.copyStatus.textContent = "Selected: press Ctrl+C (⌘C on a Mac) to copy.";
-  }
+  page.intro.hidden = true;
+  page.meta.hidden = true;
+  showDocument(page, opened.plaintext as Uint8Array<ArrayBuffer>, opened.meta, resume);
+  const left = meta.views_left === null ? "" : ` ${meta.views_left - 1} of ${meta.max_views ?? meta.views_left} left.`;
+  say(page, `Opened: this spent one view.${left}`);
+  page.heading.focus();
 }
 
 async function main(): Promise<void> {
   const page = findPage();
-  page.resume.textContent = resumeCommand(location.href);
-  page.copy.addEventListener("click", () => void copyText(page));
+  // Taken once: a link inside the handoff to "#section" would change location.hash later.
+  const resume = resumeCommand(location.href);
+  const key = location.hash.slice(1);
+  page.resume.textContent = resume;
   // The worker serves this page only at a well-formed /h/<id>; the API sits beside it.
   const api = location.pathname.replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1");
-  const key = location.hash.slice(1);
   say(page, "Checking the link…");
   const meta = await fetchMeta(api);
-  if (!meta.ok) return fail(page, meta.error);
+  if (!meta.ok) return showState(page, meta.error);
   showMeta(page, meta.value);
-  if (key === "") return fail(page, MISSING_KEY);
+  if (key === "") return showState(page, "missing_key", true);
   // A damaged key is caught here, before it could cost a view.
-  if (!parseShareKey(key).ok) return fail(page, problemWords("decrypt_failed"));
-  say(page, "Opening the handoff spends one of its views; the metadata above did not.");
+  if (!parseShareKey(key).ok) return showState(page, "bad_key", true);
+  say(page, "Looking at this page spent no view; opening the handoff spends one.");
   page.open.hidden = false;
-  page.open.addEventListener("click", () => void openDocument(page, api, key, meta.value), { once: true });
+  page.open.addEventListener("click", () => void openDocument(page, api, key, meta.value, resume), { once: true });
 }
 
 void main();

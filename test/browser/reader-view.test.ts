@@ -1,0 +1,88 @@
+// The reader's pure parts, without a browser: which links stay links, and what an opened handoff
+// is shown as. The page itself is tested in Chromium next door.
+import { describe, expect, it } from "vitest";
+import { handoffView } from "../../worker/page/reader/handoff-view.js";
+import { safeHref } from "../../worker/page/reader/safe-href.js";
+import { CE_HANDOFF, HEAD, MANIFEST } from "./reader-fixtures.js";
+
+const PAGE = "https://handoff.example/h/q3Jf0wS5b1mCq2o9X0aZ4w#key";
+
+describe("safeHref", () => {
+  it.each([
+    ["https://example.com/a?b#c", "https://example.com/a?b#c"],
+    ["http://example.com/", "http://example.com/"],
+    ["docs/design.md", "https://handoff.example/h/docs/design.md"],
+    ["/abs", "https://handoff.example/abs"],
+    ["//other.example/x", "https://other.example/x"],
+    ["#section", null],
+    [" #section", null],
+    ["javascript:alert(1)", null],
+    ["JavaScript:alert(1)", null],
+    ["java\tscript:alert(1)", null],
+    [" javascript:alert(1)", null],
+    ["data:text/html,<script>alert(1)</script>", null],
+    ["vbscript:msgbox(1)", null],
+    ["file:///etc/passwd", null],
+    ["mailto:a@b.example", null],
+    ["blob:https://handoff.example/uuid", null],
+    ["http://[bad", null],
+  ])("%j -> %j", (href, expected) => {
+    expect(safeHref(href, PAGE)).toBe(expected);
+  });
+});
+
+describe("handoffView", () => {
+  it("reads the card from a flat ce-handoff frontmatter and renders only the body", () => {
+    const view = handoffView(CE_HANDOFF, "fix-login.md");
+    expect(view.kind).toBe("markdown");
+    expect(view.card).toEqual({
+      title: "Fix the login redirect",
+      summary: "Sessions expire during OAuth callback; refresh is half done",
+      repository: "github.com/example/app",
+      branch: "fix/login-redirect",
+      head: HEAD,
+      created: "2026-11-30T09:15:00Z",
+      focus: "finish token refresh in session.ts",
+      keywords: ["auth", "oauth"],
+    });
+    expect(view.markdown.startsWith("# Current state\n")).toBe(true);
+  });
+
+  it("takes a field only when it has the expected type", () => {
+    const view = handoffView('---\ntitle: 42\nsummary: ""\nkeywords: ["ok", 7, null, "  "]\nbranch: ["x"]\n---\nbody', "x.md");
+    expect(view.card).toEqual({ keywords: ["ok"] });
+    expect(view.markdown).toBe("body");
+  });
+
+  it("keeps a YAML frontmatter as written instead of interpreting it", () => {
+    const view = handoffView("---\ntitle: plain\n---\nbody\n", "x.md");
+    expect(view).toMatchObject({ kind: "markdown", card: { keywords: [] }, frontmatterAsWritten: "title: plain\n", markdown: "body\n" });
+  });
+
+  it("renders a whole file without frontmatter as Markdown", () => {
+    expect(handoffView("# Just notes\n", "n.md")).toEqual({ kind: "markdown", card: { keywords: [] }, markdown: "# Just notes\n" });
+  });
+
+  it("lays a kernel manifest out as its sections under the NOT AUTHORITATIVE notice", () => {
+    const view = handoffView(MANIFEST, "m.json");
+    expect(view.kind).toBe("kernel");
+    expect(view.notice).toEqual({
+      title: "RENDERED FROM m.json — NOT AUTHORITATIVE",
+      text: "The JSON manifest is the source of truth; this page is a reading aid. Resume from the JSON.",
+    });
+    expect(view.card).toMatchObject({ title: "yaml-skill-unification", branch: "feat/yaml-skill-unification", head: "12397dedd6b82305f0f0703c15cc2b284c5fc49c" });
+    for (const heading of ["## Objective", "### Success conditions", "## Phases", "### Decisions accepted", "## Warnings", "### Pinned artifacts", "## Context"]) {
+      expect(view.markdown).toContain(heading);
+    }
+  });
+
+  it.each([
+    ["JSON that is not a manifest", '{"a": 1}'],
+    ["a manifest of the wrong shape", '{"schema": "kernel.handoff/v1", "identity": 5}'],
+    ["JSON with a duplicate key", '{"schema": "kernel.handoff/v1", "schema": "x"}'],
+  ])("shows %s as a JSON code block, as written", (_label, text) => {
+    const view = handoffView(text, "x.json");
+    expect(view.kind).toBe("markdown");
+    expect(view.markdown).toBe(`\`\`\`json\n${text}\n\`\`\`\n`);
+  });
+});

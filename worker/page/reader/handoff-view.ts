@@ -1,0 +1,115 @@
+// What the reader shows for an opened handoff, as values: the header card's fields, the Markdown to
+// render, and the notice a kernel manifest carries. No DOM here. The text is untrusted and was not
+// validated on this side, so every field is taken only when it has the expected type.
+import { scanFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
+import type { KernelHandoff } from "../../../shared/kernel/schema.js";
+import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
+import { KERNEL_HANDOFF_SCHEMA_ID } from "../../../shared/kernel/sections.js";
+import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
+
+export interface HeaderCard {
+  title?: string;
+  summary?: string;
+  repository?: string;
+  branch?: string;
+  /** The full commit id; the page shows its first 12 characters. */
+  head?: string;
+  /** As written (ISO 8601); the page shows it in the reader's zone. */
+  created?: string;
+  focus?: string;
+  keywords: string[];
+}
+
+export interface HandoffView {
+  kind: "markdown" | "kernel";
+  card: HeaderCard;
+  /** Rendered below the card. */
+  markdown: string;
+  /** A frontmatter that is not in the flat form the CLI writes: shown as written, not interpreted. */
+  frontmatterAsWritten?: string;
+  /** For a kernel manifest: the first line of its rendering ("RENDERED FROM … — NOT AUTHORITATIVE") and the line after it. */
+  notice?: { title: string; text: string };
+}
+
+const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : []);
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+
+function cardFromFrontmatter(data: Record<string, unknown>): HeaderCard {
+  return {
+    title: str(data.title),
+    summary: str(data.summary),
+    repository: str(data.repository),
+    branch: str(data.branch),
+    head: str(data.head),
+    created: str(data.created_at),
+    focus: str(data.resume_focus),
+    keywords: strings(data.keywords),
+  };
+}
+
+function markdownView(text: string): HandoffView {
+  const scan = scanFrontmatter(text);
+  if (scan.kind === "unindexed") return { kind: "markdown", card: { keywords: [] }, markdown: text };
+  // bytesRead counts UTF-8 bytes; the body starts after that many bytes of the text.
+  const consumed = new TextDecoder().decode(new TextEncoder().encode(text).subarray(0, scan.bytesRead)).length;
+  const markdown = text.slice(consumed).replace(/^\r?\n/, "");
+  if (scan.kind === "needs_yaml") return { kind: "markdown", card: { keywords: [] }, markdown, frontmatterAsWritten: scan.text };
+  return { kind: "markdown", card: cardFromFrontmatter(scan.data), markdown };
+}
+
+function kernelView(manifest: Record<string, unknown>, fileName: string): HandoffView | undefined {
+  let markdown: string;
+  try {
+    // Rendering assumes the schema's shape; the CLI validates before publishing, but the bytes
+    // are the sender's. A manifest of another shape fails here and is shown as written.
+    markdown = renderKernelMarkdown(manifest as unknown as KernelHandoff, fileName);
+  } catch {
+    return undefined;
+  }
+  const [title = "", , text = "", ...rest] = markdown.split("\n");
+  const identity = field(manifest, "identity");
+  const provenance = field(manifest, "provenance");
+  return {
+    kind: "kernel",
+    card: {
+      title: str(field(identity, "name")),
+      summary: str(field(field(manifest, "objective"), "goal")),
+      branch: str(field(provenance, "branch")),
+      head: str(field(provenance, "commit")),
+      created: str(field(identity, "created")),
+      keywords: [],
+    },
+    notice: { title: title.replace(/^#\s*/, ""), text },
+    markdown: rest.join("\n"),
+  };
+}
+
+/**
+ * How to show the opened `text` (its original file name `fileName`): a kernel.handoff/v1 manifest
+ * as its sections, anything else as Markdown with an optional ce-handoff frontmatter.
+ *
+ * @example
+ * ```ts
+ * handoffView('---\ntitle: "Fix login"\n---\n# Plan', "fix.md").card.title // "Fix login"
+ * ```
+ */
+export function handoffView(text: string, fileName: string): HandoffView {
+  if (text.trimStart().startsWith("{")) {
+    const parsed = parseStrictJson(text);
+    if (parsed.ok && field(parsed.value, "schema") === KERNEL_HANDOFF_SCHEMA_ID) {
+      const view = kernelView(parsed.value as Record<string, unknown>, fileName);
+      if (view !== undefined) return view;
+    }
+    // JSON that is not a manifest we can lay out: show it as code, as written.
+    return { kind: "markdown", card: { keywords: [] }, markdown: fence(text, "json") };
+  }
+  return markdownView(text);
+}
+
+function fence(text: string, lang: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const marks = "`".repeat(longest + 1);
+  return `${marks}${lang}\n${text}\n${marks}\n`;
+}
