@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./bindings.js";
-import { addPublishToken, addTeamToken, createTeam, listTeams } from "./handlers/admin.js";
+import { addPublishToken, addTeamToken, createTeam, listTeams, listTokens, revokeToken } from "./handlers/admin.js";
 import { health } from "./handlers/health.js";
 import { publishHandoff } from "./handlers/publish.js";
 import { readHandoff, readHandoffMeta } from "./handlers/read.js";
@@ -8,6 +8,7 @@ import { revokeHandoff } from "./handlers/revoke.js";
 import { readerAsset, sharePage } from "./handlers/share-page.js";
 import { listTeamHandoffs } from "./handlers/team.js";
 import { notFound, onError } from "./http/errors.js";
+import { rateLimited } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 
 /** The HTTP API (docs/api.md): routes to named handlers, one error path, headers on everything. */
@@ -17,18 +18,26 @@ export function createApp(): Hono<AppEnv> {
   app.onError(onError);
   app.notFound(notFound);
 
+  // Every route that reaches storage counts against its client first (rateLimited runs before
+  // the handler, so before any credential lookup): writes on the publish limiter, reads on the
+  // read limiter.
+  const write = rateLimited("PUBLISH_LIMITER");
+  const read = rateLimited("READ_LIMITER");
   app.get("/healthz", health);
-  app.post("/v1/handoffs", publishHandoff);
-  app.get("/v1/handoffs/:id", readHandoff);
-  app.get("/v1/handoffs/:id/meta", readHandoffMeta);
-  app.delete("/v1/handoffs/:id", revokeHandoff);
-  app.get("/v1/team/handoffs", listTeamHandoffs);
+  app.post("/v1/handoffs", write, publishHandoff);
+  app.get("/v1/handoffs/:id", read, readHandoff);
+  app.get("/v1/handoffs/:id/meta", read, readHandoffMeta);
+  app.delete("/v1/handoffs/:id", write, revokeHandoff);
+  app.get("/v1/team/handoffs", read, listTeamHandoffs);
   app.get("/h/:id", sharePage);
   app.get("/h/assets/:file", readerAsset);
 
-  app.post("/v1/admin/teams", createTeam);
-  app.get("/v1/admin/teams", listTeams);
-  app.post("/v1/admin/teams/:name/tokens", addTeamToken);
-  app.post("/v1/admin/publish-tokens", addPublishToken);
+  // Guessing the operator token is rate limited like any write.
+  app.post("/v1/admin/teams", write, createTeam);
+  app.get("/v1/admin/teams", write, listTeams);
+  app.post("/v1/admin/teams/:name/tokens", write, addTeamToken);
+  app.post("/v1/admin/publish-tokens", write, addPublishToken);
+  app.get("/v1/admin/tokens", write, listTokens);
+  app.delete("/v1/admin/tokens/:id", write, revokeToken);
   return app;
 }

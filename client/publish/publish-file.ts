@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
+import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { detectFormat } from "../../shared/orient/detect-format.js";
@@ -76,10 +77,12 @@ export async function publishFile(options: PublishFileOptions): Promise<PublishR
   const label = detectFormat(redacted.text);
   const createdAt = label.created_at ?? (options.now?.() ?? new Date()).toISOString();
   const { ciphertext, key } = await sealHandoff(new TextEncoder().encode(redacted.text), { format: label.format, file_name: basename(options.path), created_at: createdAt });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link.
+  const readToken = await deriveReadToken(key);
 
   let published;
   try {
-    published = await publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, ...(token ? { token } : {}), ...call });
+    published = await publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call });
   } catch (error) {
     if (!isHandoffError(error)) throw error;
     throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {

@@ -1,5 +1,6 @@
 import { type HandoffMeta, handoffMetaSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
+import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/share-url.js";
 import type { BoundToken } from "../config.js";
@@ -24,6 +25,8 @@ export interface PublishRequest extends CallOptions {
   expiresIn?: number;
   maxViews: number | null;
   scope: Scope;
+  /** The read token derived from the share key (`deriveReadToken`): the server keeps its hash. */
+  readToken: string;
   /** Publish or team token, bound to its server; none for an anonymous-publishing (local) server. */
   token?: BoundToken;
 }
@@ -52,16 +55,17 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   const query = new URLSearchParams({ scope: request.scope });
   if (request.expiresIn !== undefined) query.set("expires_in", String(request.expiresIn));
   if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
-  const headers: Record<string, string> = { "content-type": "application/octet-stream" };
+  const headers: Record<string, string> = { "content-type": "application/octet-stream", [READ_TOKEN_HEADER]: request.readToken };
   Object.assign(headers, auth(server, request.token));
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");
 }
 
-/** The body: counts one view. */
-export async function fetchCiphertext(server: string, id: string, teamToken?: BoundToken, call: CallOptions = {}): Promise<Uint8Array> {
-  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers: auth(server, teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
+/** The body: counts one view. `readToken` proves the share key (`deriveReadToken`); the key itself is never sent. */
+export async function fetchCiphertext(server: string, id: string, readToken: string, teamToken?: BoundToken, call: CallOptions = {}): Promise<Uint8Array> {
+  const headers = { ...auth(server, teamToken), [READ_TOKEN_HEADER]: readToken };
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, { headers, timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: READ_CAP });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link cannot be read"));
   return response.bytes;
 }

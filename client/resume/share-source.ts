@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { safeLineForTerminal } from "../../shared/terminal-safe.js";
@@ -25,7 +26,8 @@ export async function readShareUrl(url: string, io: Io): Promise<Uint8Array | un
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const ciphertext = await withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, teamToken, callOptionsFor(io.env)));
+  const readToken = await deriveReadToken(key);
+  const ciphertext = await withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, callOptionsFor(io.env)));
   const { plaintext } = await openHandoff(ciphertext, key);
   return plaintext;
 }

@@ -250,6 +250,25 @@ describe("state pages, each reached for real", () => {
     const shown = await stateOf(`${withoutKey(url)}#${randomBytes(32).toString("base64url")}`, true);
     expect(shown).toMatchObject({ state: "wrong_key", heading: "This handoff cannot be decrypted" });
     expect(shown.text).not.toContain("secret plan");
+    // Key-bound reads: a wrong key proves nothing, so the server spends no view on it.
+    expect(((await world.cli(["resume", url, "--peek"])) as { views_left: number }).views_left).toBe(2);
+  });
+
+  it("a 1-view link cannot be spent with the id alone, and the page still opens it", async () => {
+    const { url } = await world.publish("only for the key holder", { maxViews: 1 });
+    const api = withoutKey(url).replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1");
+    const idAlone = await fetch(api, { signal: AbortSignal.timeout(10_000) });
+    expect(idAlone.status).toBe(422);
+    await idAlone.body?.cancel();
+    expect(((await world.cli(["resume", url, "--peek"])) as { views_left: number }).views_left).toBe(1);
+    const visited = await visit(world.browser, url);
+    await settled(visited.page);
+    await openIt(visited.page);
+    expect(await visited.page.locator("#source").textContent()).toBe("only for the key holder");
+    expect(await visited.page.locator("#status").textContent()).toBe("Opened: this spent one view. 0 of 1 left.");
+    const key = url.slice(url.indexOf("#") + 1);
+    expect(visited.requests.filter((request) => request.includes(key))).toEqual([]);
+    await visited.close();
   });
 
   it("a team link opened without a team token", async () => {

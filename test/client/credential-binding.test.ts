@@ -211,7 +211,7 @@ describe("flag tokens are bound to --server", () => {
     const value = secret("hdp_");
     const config = await resolvePublishConfig({ flags: { server: home.url, token: value }, env: {}, home: userHome });
     expect(config.token).toBe(value);
-    await expect(publishCiphertext(other.url, new Uint8Array(8), { maxViews: null, scope: "link", token: { value, server: config.server! } })).rejects.toMatchObject({
+    await expect(publishCiphertext(other.url, new Uint8Array(8), { maxViews: null, scope: "link", readToken: "r".repeat(43), token: { value, server: config.server! } })).rejects.toMatchObject({
       reason: "internal",
     });
     expect(other.requests).toEqual([]);

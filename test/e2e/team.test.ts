@@ -40,12 +40,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** `npm run team -- <args> --json` against the test server; the issued token. */
-async function team(...args: string[]): Promise<string> {
+/** `npm run team -- <args> --json` against the test server: its stdout. */
+async function teamScript(...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server!.url, "--json"], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken, ...runTmpdir(), ...runMarker() },
   });
-  const issued = JSON.parse(stdout) as { token: string };
+  return stdout;
+}
+
+/** `npm run team -- <args>`: the issued token. */
+async function team(...args: string[]): Promise<string> {
+  const issued = JSON.parse(await teamScript(...args)) as { token: string };
   expect(issued.token).toMatch(/^hdt_/);
   return issued.token;
 }
@@ -121,5 +126,23 @@ describe("team-scoped links", () => {
     expect(run.code, run.stderr).toBe(0);
     const entry = json<{ published: { id: string; scope: string; state: string }[] }>(run).published.find((p) => p.id === id);
     expect(entry).toMatchObject({ scope: "team", state: "active" });
+  });
+});
+
+describe("npm run team: tokens and revoke", () => {
+  it("lists a token by id (never the token) and revokes it by the token: its next publish is a 401", async () => {
+    const token = await team("create", "revoked-team");
+    const host = makeHost(base, "revoked", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: token });
+    expect((await host.run(["create", "--publish", "--scope", "team"], { input: BODY })).code).toBe(0);
+
+    const listed = await teamScript("tokens");
+    expect(listed).not.toContain(token);
+    expect((JSON.parse(listed) as { tokens: { team: string | null }[] }).tokens.some((t) => t.team === "revoked-team")).toBe(true);
+    await teamScript("revoke", token);
+
+    const run = await host.run(["create", "--publish", "--scope", "team", "--json"], { input: BODY });
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "unauthorized" } });
+    expect(JSON.parse(await teamScript("list"))).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ name: "revoked-team", tokens: 0 })]) });
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { READ_TOKEN_HEADER, deriveReadToken } from "../../shared/crypto/read-token.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { tempDir } from "../client/git-repo.js";
 import { ensureBuilt } from "../helpers/cli.js";
@@ -69,11 +70,14 @@ async function publishFromA(args: string[]): Promise<PublishJson> {
   return json<PublishJson>(run);
 }
 
-/** GET of the body as any reader would, decrypted with the same shared code the CLI uses. */
+/** GET of the body as any reader would (with the read token the key proves), decrypted with the same shared code the CLI uses. */
 async function fetchAndOpen(url: string) {
   const share = parseShareUrl(url);
   if (!share.ok) throw share.error;
-  const response = await fetch(`${share.value.server}/v1/handoffs/${share.value.id}`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${share.value.server}/v1/handoffs/${share.value.id}`, {
+    headers: { [READ_TOKEN_HEADER]: await deriveReadToken(share.value.key!) },
+    signal: AbortSignal.timeout(10_000),
+  });
   expect(response.status).toBe(200);
   const ciphertext = new Uint8Array(await response.arrayBuffer());
   return { ciphertext, ...(await openHandoff(ciphertext, share.value.key!)) };
@@ -153,13 +157,30 @@ describe("publish on host A, resume on host B", () => {
     expect(filesContaining(persistDir, key)).toEqual([]);
   });
 
-  it("a wrong key is refused as a decryption failure, never garbage", async () => {
-    const published = await publishFromA([]);
+  it("a wrong key is refused as a decryption failure by the server, never garbage, and spends no view", async () => {
+    const published = await publishFromA(["--max-views", "1"]);
     const run = await b.run(["resume", wrongKeyUrl(published.url), "--json"]);
     expect(run.code).toBe(3);
     expect(json(run)).toMatchObject({ error: { code: "decrypt_failed" } });
-    expect(run.stderr).toMatch(/wrong key, or the data was tampered with/);
+    expect(run.stderr).toMatch(/does not match this link's key/);
     expect(run.stdout).not.toContain(MARKER);
+    expect((await b.run(["resume", published.url])).code).toBe(0);
+  });
+
+  it("a 1-view link cannot be spent with the id alone; the CLI still opens it", async () => {
+    const published = await publishFromA(["--max-views", "1"]);
+    const api = `${server!.url}/v1/handoffs/${published.id}`;
+    const forged: Array<Record<string, string>> = [{}, { [READ_TOKEN_HEADER]: await deriveReadToken(wrongKeyUrl(published.url).split("#")[1]!) }];
+    for (const headers of forged) {
+      const response = await fetch(api, { headers, signal: AbortSignal.timeout(10_000) });
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("decrypt_failed");
+    }
+    const peek = await b.run(["resume", published.url, "--peek", "--json"]);
+    expect(json(peek)).toMatchObject({ views_used: 0, views_left: 1 });
+    const resume = await b.run(["resume", published.url]);
+    expect(resume.code, resume.stderr).toBe(0);
+    expect(resume.stdout).toContain(MARKER);
   });
 
   it("tampered ciphertext in the server's storage is detected", async () => {

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { HandoffAccess } from "../../worker/durable/handoff-access.js";
-import { accessStub, call, errorCode, publish, sleep } from "./helpers.js";
+import { accessStub, call, errorCode, publish, sleep, TEST_READ_HASH } from "./helpers.js";
 
 describe("expiry is honoured to the second", () => {
   it("with the clock injected: the last millisecond before expires_at reads, expires_at itself does not", async () => {
@@ -9,8 +9,8 @@ describe("expiry is honoured to the second", () => {
     const expiresAt = Date.parse(published.expires_at);
     const decisions = await runInDurableObject(accessStub(published.id), async (access: HandoffAccess) => [
       await access.peekAt(null, expiresAt - 1),
-      await access.consumeViewAt(null, expiresAt - 1),
-      await access.consumeViewAt(null, expiresAt),
+      await access.consumeViewAt(null, TEST_READ_HASH, expiresAt - 1),
+      await access.consumeViewAt(null, TEST_READ_HASH, expiresAt),
       await access.peekAt(null, expiresAt + 1000),
     ]);
     expect(decisions.map((d) => (d.ok ? "ok" : d.reason))).toEqual(["ok", "ok", "expired", "expired"]);

@@ -5,11 +5,22 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { errorBodySchema } from "../../shared/api/error.js";
 import { type PublishResponse, publishResponseSchema } from "../../shared/api/publish.js";
+import { encodeBase64Url } from "../../shared/base64url.js";
+import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { sha256Base64Url } from "../../shared/tokens.js";
 import type { Bindings } from "../../worker/bindings.js";
 import worker from "../../worker/index.js";
 
 export const ADMIN_TOKEN = "test-operator-token-0123456789abcdefghij";
 export const ORIGIN = "http://handoff.test";
+
+/**
+ * The read token every helper call sends unless told otherwise (`readToken`), so the tests about
+ * other rules publish and read as the CLI would; test/worker/key-bound-read.test.ts is the one
+ * that withholds or forges it.
+ */
+export const TEST_READ_TOKEN = encodeBase64Url(new Uint8Array(32).fill(7));
+export const TEST_READ_HASH = await sha256Base64Url(TEST_READ_TOKEN);
 
 export const TEST_VARS: Partial<Bindings> = {
   ALLOW_ANONYMOUS_PUBLISH: "true",
@@ -23,6 +34,8 @@ export interface CallInit extends RequestInit {
   /** CF-Connecting-IP; a fresh random address per call unless given, so limits only trip on purpose. */
   ip?: string;
   token?: string;
+  /** The Handoff-Read-Token header: TEST_READ_TOKEN unless given; null sends none. */
+  readToken?: string | null;
 }
 
 let nextIp = 1;
@@ -30,8 +43,9 @@ const freshIp = () => `10.${(nextIp >> 16) & 255}.${(nextIp >> 8) & 255}.${nextI
 
 /** One request through the worker's fetch handler, waiting for its waitUntil work. */
 export async function call(path: string, init: CallInit = {}): Promise<Response> {
-  const { vars, ip, token, ...requestInit } = init;
+  const { vars, ip, token, readToken = TEST_READ_TOKEN, ...requestInit } = init;
   const headers = new Headers(requestInit.headers);
+  if (readToken !== null) headers.set(READ_TOKEN_HEADER, readToken);
   headers.set("CF-Connecting-IP", ip ?? freshIp());
   if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
   const request = new Request(`${ORIGIN}${path}`, { ...requestInit, headers });

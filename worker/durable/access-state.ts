@@ -1,23 +1,30 @@
 /**
- * The state a HandoffAccess Durable Object keeps for one published handoff (storage format v1,
+ * The state a HandoffAccess Durable Object keeps for one published handoff (storage format v2,
  * documented in docs/storage.md ("Server storage")), and the pure decisions taken on it. Kept free of I/O so
  * the rules can be read, and tested, apart from the object that applies them.
  */
 import type { Scope } from "../../shared/api/publish.js";
+import { constantTimeEqual } from "../../shared/tokens.js";
 
 export const ACCESS_STATE_KEY = "state";
-export const ACCESS_STATE_VERSION = 1;
+/** v2 adds `read_hash` (key-bound reads); a v1 state, published before, has none. */
+export const ACCESS_STATE_VERSION = 2;
 /** After the last allowed view the body stays this long, so that reader can finish streaming it. */
 export const LAST_VIEW_GRACE_MS = 60_000;
 
 export interface AccessState {
-  v: typeof ACCESS_STATE_VERSION;
+  v: 1 | typeof ACCESS_STATE_VERSION;
   id: string;
   scope: Scope;
   /** The team that may read a team-scoped handoff; null for link scope. */
   team: string | null;
   /** SHA-256 (base64url) of the owner token; the token itself is never stored. */
   owner_hash: string;
+  /**
+   * SHA-256 (base64url) of the read token derived from the share key: a body read must present
+   * the token. Absent in a v1 state (published before key-bound reads): such a link is read by id.
+   */
+  read_hash?: string;
   size: number;
   created_at: number;
   expires_at: number;
@@ -28,9 +35,11 @@ export interface AccessState {
   purged_at: number | null;
 }
 
-export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views">;
+export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views"> & {
+  read_hash: string;
+};
 
-export type DenyReason = "not_found" | "unauthorized" | "forbidden" | "revoked" | "expired" | "exhausted";
+export type DenyReason = "not_found" | "unauthorized" | "forbidden" | "key_required" | "key_mismatch" | "revoked" | "expired" | "exhausted";
 
 export interface AccessView {
   id: string;
@@ -54,11 +63,11 @@ export function viewOf(state: AccessState): AccessView {
 }
 
 /**
- * May `callerTeam` read `state` at `now`? Who-are-you comes first, so an outsider learns nothing
- * about a team handoff beyond 401/403; then revoked, expired (to the millisecond: a read at
- * `expires_at` is too late), used up.
+ * May `callerTeam` see `state` at `now` (`/meta`: no proof of the key asked)? Who-are-you comes
+ * first, so an outsider learns nothing about a team handoff beyond 401/403; then revoked, expired
+ * (to the millisecond: a read at `expires_at` is too late), used up.
  */
-export function decideRead(state: AccessState | undefined, callerTeam: string | null, now: number): AccessDecision {
+export function decidePeek(state: AccessState | undefined, callerTeam: string | null, now: number): AccessDecision {
   if (!state) return { ok: false, reason: "not_found" };
   if (state.scope === "team") {
     if (callerTeam === null) return { ok: false, reason: "unauthorized" };
@@ -70,6 +79,20 @@ export function decideRead(state: AccessState | undefined, callerTeam: string | 
     return { ok: false, reason: "exhausted", max_views: state.max_views };
   }
   return { ok: true, view: viewOf(state) };
+}
+
+/**
+ * May `callerTeam` read the body, presenting `readHash` (the SHA-256 of its read token, null when
+ * none was sent)? The peek's decision, and on top of it proof of the key, so the id alone never
+ * spends a view. A refusal for the lifecycle (revoked, expired, used up) wins over a missing
+ * proof: `/meta` says as much to anyone with the id.
+ */
+export function decideRead(state: AccessState | undefined, callerTeam: string | null, readHash: string | null, now: number): AccessDecision {
+  const decision = decidePeek(state, callerTeam, now);
+  if (!decision.ok || state?.read_hash === undefined) return decision;
+  if (readHash === null) return { ok: false, reason: "key_required" };
+  if (!constantTimeEqual(readHash, state.read_hash)) return { ok: false, reason: "key_mismatch" };
+  return decision;
 }
 
 /** Nothing can be read any more (so the body may go), ignoring who asks. */

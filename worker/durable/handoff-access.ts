@@ -8,6 +8,7 @@ import {
   type AccessDecision,
   type AccessInit,
   type AccessState,
+  decidePeek,
   decideRead,
   isSpent,
   LAST_VIEW_GRACE_MS,
@@ -36,15 +37,18 @@ export class HandoffAccess extends DurableObject<Bindings> {
     return true;
   }
 
-  /** A read of the body: decides and, when allowed, counts the view. */
-  async consumeView(callerTeam: string | null): Promise<AccessDecision> {
-    return this.consumeViewAt(callerTeam, Date.now());
+  /**
+   * A read of the body: decides and, when allowed, counts the view. `readHash` is the SHA-256 of
+   * the read token the reader sent (null: none); without the right one no view is spent.
+   */
+  async consumeView(callerTeam: string | null, readHash: string | null): Promise<AccessDecision> {
+    return this.consumeViewAt(callerTeam, readHash, Date.now());
   }
 
   /** `consumeView` at an explicit time (tests drive the clock through this). */
-  async consumeViewAt(callerTeam: string | null, now: number): Promise<AccessDecision> {
+  async consumeViewAt(callerTeam: string | null, readHash: string | null, now: number): Promise<AccessDecision> {
     const state = this.state();
-    const decision = decideRead(state, callerTeam, now);
+    const decision = decideRead(state, callerTeam, readHash, now);
     if (!decision.ok || !state) return decision;
     const next = { ...state, views_used: state.views_used + 1 };
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, next);
@@ -60,7 +64,7 @@ export class HandoffAccess extends DurableObject<Bindings> {
   }
 
   async peekAt(callerTeam: string | null, now: number): Promise<AccessDecision> {
-    return decideRead(this.state(), callerTeam, now);
+    return decidePeek(this.state(), callerTeam, now);
   }
 
   /** The owner ends the link: every later read is 410 `revoked`, and the body goes now. */

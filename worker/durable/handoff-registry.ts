@@ -1,61 +1,85 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../bindings.js";
 
-/** The one registry instance's name (`REGISTRY.idFromName(REGISTRY_NAME)`). */
-export const REGISTRY_NAME = "registry-v1";
+/**
+ * Credentials and teams, sharded: no instance serves everyone. Each instance holds one record,
+ * named after what it decides (worker/storage/durable-objects.ts):
+ *
+ * - `cred:<sha256 of the token>`: one credential (a team or publish token). A request resolves its
+ *   token at the object named by the token's own hash, so credential checks spread over as many
+ *   objects as there are tokens, and each answer is strongly consistent: a token works the moment
+ *   it is issued and is refused on the first request after it is revoked.
+ * - `team:<name>`: one team, so a name is claimed once and its token count is exact.
+ *
+ * Operator listings do not ask these objects: they read the KV index (worker/storage/operator-index.ts).
+ * Storage format v2 (docs/storage.md); v1 was one instance, `registry-v1`, that no path reads now.
+ */
 
-export interface TeamRecord {
-  name: string;
-  created_at: number;
-}
+export const REGISTRY_RECORD_VERSION = 2;
+const CREDENTIAL_KEY = "cred";
+const TEAM_KEY = "team";
 
 export interface CredentialRecord {
+  v: typeof REGISTRY_RECORD_VERSION;
   kind: "team" | "publish";
   /** The team a team token belongs to; null for a publish token. */
   team: string | null;
   created_at: number;
+  /** Set by the operator's revoke; a revoked credential resolves to nothing. */
+  revoked_at: number | null;
 }
 
-const teamKey = (name: string) => `team:${name}`;
-const credentialKey = (hash: string) => `cred:${hash}`;
+export interface TeamRecord {
+  v: typeof REGISTRY_RECORD_VERSION;
+  name: string;
+  created_at: number;
+  /** Live (unrevoked) tokens of the team. */
+  tokens: number;
+}
 
-/**
- * Teams and the credentials that may publish (team and publish tokens), keyed by the SHA-256
- * hash of the token. A Durable Object rather than KV because a credential check must be strongly
- * consistent: a token issued a moment ago works at once. One instance serves the whole
- * deployment; it is only asked on publish, on team reads and by the operator, never on a
- * link-scoped read.
- */
 export class HandoffRegistry extends DurableObject<Bindings> {
-  /** Creates a team with its first token. False when the name is taken. */
-  async createTeam(name: string, tokenHash: string, now: number): Promise<boolean> {
-    const kv = this.ctx.storage.kv;
-    if (kv.get(teamKey(name)) !== undefined) return false;
-    kv.put<TeamRecord>(teamKey(name), { name, created_at: now });
-    kv.put<CredentialRecord>(credentialKey(tokenHash), { kind: "team", team: name, created_at: now });
+  private get kv() {
+    return this.ctx.storage.kv;
+  }
+
+  // --- a `cred:<hash>` instance ---
+
+  /** Records this credential. False when the hash was ever issued (a 256-bit collision: never). */
+  async issue(kind: "team" | "publish", team: string | null, now: number): Promise<boolean> {
+    if (this.kv.get(CREDENTIAL_KEY) !== undefined) return false;
+    this.kv.put<CredentialRecord>(CREDENTIAL_KEY, { v: REGISTRY_RECORD_VERSION, kind, team, created_at: now, revoked_at: null });
     return true;
   }
 
-  /** Adds a token: for `team` (which must exist) or, with team null, a publish token. */
-  async addToken(team: string | null, tokenHash: string, now: number): Promise<boolean> {
-    const kv = this.ctx.storage.kv;
-    if (team !== null && kv.get(teamKey(team)) === undefined) return false;
-    kv.put<CredentialRecord>(credentialKey(tokenHash), { kind: team === null ? "publish" : "team", team, created_at: now });
+  /** The credential, or null when it is unknown or revoked. */
+  async resolve(): Promise<CredentialRecord | null> {
+    const record = this.kv.get<CredentialRecord>(CREDENTIAL_KEY);
+    return record === undefined || record.revoked_at !== null ? null : record;
+  }
+
+  /** Revokes the credential; answers what it was (null: unknown, or revoked before). */
+  async revoke(now: number): Promise<CredentialRecord | null> {
+    const record = this.kv.get<CredentialRecord>(CREDENTIAL_KEY);
+    if (record === undefined || record.revoked_at !== null) return null;
+    this.kv.put<CredentialRecord>(CREDENTIAL_KEY, { ...record, revoked_at: now });
+    return record;
+  }
+
+  // --- a `team:<name>` instance ---
+
+  /** Claims the team name with its first token counted. False when the name is taken. */
+  async createTeam(name: string, now: number): Promise<boolean> {
+    if (this.kv.get(TEAM_KEY) !== undefined) return false;
+    this.kv.put<TeamRecord>(TEAM_KEY, { v: REGISTRY_RECORD_VERSION, name, created_at: now, tokens: 1 });
     return true;
   }
 
-  /** The credential a token hash stands for, or null when it is unknown. */
-  async resolve(tokenHash: string): Promise<CredentialRecord | null> {
-    return this.ctx.storage.kv.get<CredentialRecord>(credentialKey(tokenHash)) ?? null;
-  }
-
-  /** Every team with how many tokens it has, by name. */
-  async listTeams(): Promise<Array<TeamRecord & { tokens: number }>> {
-    const kv = this.ctx.storage.kv;
-    const counts = new Map<string, number>();
-    for (const [, record] of kv.list<CredentialRecord>({ prefix: "cred:" })) {
-      if (record.team !== null) counts.set(record.team, (counts.get(record.team) ?? 0) + 1);
-    }
-    return [...kv.list<TeamRecord>({ prefix: "team:" })].map(([, team]) => ({ ...team, tokens: counts.get(team.name) ?? 0 }));
+  /** Counts one token more (or, with `delta` -1, less); the team after it, or null when there is no team. */
+  async countToken(delta: 1 | -1): Promise<TeamRecord | null> {
+    const team = this.kv.get<TeamRecord>(TEAM_KEY);
+    if (team === undefined) return null;
+    const next = { ...team, tokens: Math.max(0, team.tokens + delta) };
+    this.kv.put<TeamRecord>(TEAM_KEY, next);
+    return next;
   }
 }

@@ -1,3 +1,4 @@
+import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import type { AccessDecision } from "../durable/access-state.js";
 
@@ -14,6 +15,14 @@ export function accessDenied(decision: Denied): HandoffError {
       });
     case "forbidden":
       return new HandoffError("forbidden", "this handoff is shared with another team");
+    case "key_required":
+      return new HandoffError("decrypt_failed", "reading this handoff needs proof of its key: no read token was sent", {
+        hint: `open the whole share link with a current handoff CLI or in a browser; an API client sends the ${READ_TOKEN_HEADER} header (docs/api.md)`,
+      });
+    case "key_mismatch":
+      return new HandoffError("decrypt_failed", "the read token does not match this link's key: no view was spent", {
+        hint: "check that the whole share link was copied, including everything after '#'",
+      });
     case "revoked":
       return new HandoffError("revoked", "this share link was revoked by its owner");
     case "expired":

@@ -1,11 +1,11 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
+import { READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { newHandoffId, newToken, sha256Base64Url } from "../../shared/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
 import { readBoundedBody } from "../http/body.js";
-import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
 import { putBody } from "../storage/bodies-r2.js";
 import { accessFor } from "../storage/durable-objects.js";
 import { putTeamEntry } from "../storage/meta-kv.js";
@@ -25,16 +25,30 @@ function requireMayPublish(credential: Credential, anonymousAllowed: boolean, sc
   if (scope === "team" && credential.kind !== "team") throw new HandoffError("forbidden", "scope=team needs a team token, not a publish token");
 }
 
+/**
+ * The read token's hash from a publish: every new link is key-bound, so a publish without a
+ * well-formed token (an older client) is refused rather than stored readable by id.
+ */
+async function readTokenHash(header: string | undefined): Promise<string> {
+  if (header === undefined || !isReadToken(header)) {
+    throw new HandoffError("invalid_option", `publishing needs a ${READ_TOKEN_HEADER} header: ${header === undefined ? "none was sent" : "it is not 43 base64url characters"}`, {
+      hint: "update the handoff CLI; an API client derives the token from the share key (docs/storage.md, \"The read token\")",
+      details: { option: READ_TOKEN_HEADER },
+    });
+  }
+  return sha256Base64Url(header);
+}
+
 /** `POST /v1/handoffs`: stores the body under a fresh id and answers with the share link and owner token. */
 export async function publishHandoff(c: AppContext): Promise<Response> {
   const env = c.env;
   const config = readConfig(env);
   const credential = await resolveCredential(env, c.req.header("Authorization"));
-  await enforceRateLimit(env.PUBLISH_LIMITER, await clientKey(c.req.raw, credential.kind === "anonymous" ? null : credential.hash), config.rateLimitPeriodSeconds);
   const parsed = parsePublishOptions(c.req.query(), config.expiry);
   if (!parsed.ok) throw parsed.error;
   const options = parsed.value;
   requireMayPublish(credential, config.allowAnonymousPublish, options.scope);
+  const readHash = await readTokenHash(c.req.header(READ_TOKEN_HEADER));
   const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
 
   const now = Date.now();
@@ -42,7 +56,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
   const ownerToken = newToken("owner");
   const ownerHash = await sha256Base64Url(ownerToken);
-  const init = { scope: options.scope, team, owner_hash: ownerHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
+  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
 
   let id: string | undefined;
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS && id === undefined; attempt++) {

@@ -1,10 +1,9 @@
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/tokens.js";
+import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { isHandoffId, sha256Base64Url } from "../../shared/tokens.js";
 import type { AppContext } from "../bindings.js";
-import { readConfig } from "../config.js";
 import { readerTeam } from "../http/auth.js";
-import { clientKey, enforceRateLimit } from "../http/rate-limit.js";
 import { getBody } from "../storage/bodies-r2.js";
 import { accessFor } from "../storage/durable-objects.js";
 import { accessDenied } from "./access-errors.js";
@@ -16,10 +15,14 @@ function handoffId(c: AppContext): string {
   return id;
 }
 
-async function admitReader(c: AppContext): Promise<string | null> {
-  const reader = await readerTeam(c.env, c.req.header("Authorization"));
-  await enforceRateLimit(c.env.READ_LIMITER, await clientKey(c.req.raw, reader.hash), readConfig(c.env).rateLimitPeriodSeconds);
-  return reader.team;
+const admitReader = (c: AppContext) => readerTeam(c.env, c.req.header("Authorization"));
+
+/**
+ * The SHA-256 of the read token a reader sent, null when it sent none. A malformed token is hashed
+ * like any other: it cannot match, and the answer is the same "does not match" as a wrong one.
+ */
+async function presentedReadHash(header: string | undefined): Promise<string | null> {
+  return header === undefined ? null : sha256Base64Url(header);
 }
 
 /** `GET /v1/handoffs/:id`: the body bytes; counts one view, decided by the handoff's Durable Object. */
@@ -31,9 +34,10 @@ export async function readHandoff(c: AppContext): Promise<Response> {
   const id = handoffId(c);
   const team = await admitReader(c);
   const access = accessFor(c.env, id);
+  const readHash = await presentedReadHash(c.req.header(READ_TOKEN_HEADER));
   // The body is fetched while the Durable Object decides, so a read costs the slower of the two
   // round trips, not their sum. It is only sent if the decision allows it.
-  const [decision, object] = await Promise.all([access.consumeView(team), getBody(c.env.BODIES, id)]);
+  const [decision, object] = await Promise.all([access.consumeView(team, readHash), getBody(c.env.BODIES, id)]);
   if (!decision.ok) {
     await object?.body.cancel();
     throw accessDenied(decision);

@@ -1,8 +1,7 @@
 import { HandoffError } from "../../shared/errors.js";
 import { bearerToken, constantTimeEqual, sha256Base64Url, tokenKind } from "../../shared/tokens.js";
 import type { Bindings } from "../bindings.js";
-import type { CredentialRecord } from "../durable/handoff-registry.js";
-import { registryOf } from "../storage/durable-objects.js";
+import { credentialFor } from "../storage/durable-objects.js";
 
 export type Credential = { kind: "anonymous" } | { kind: "publish"; hash: string } | { kind: "team"; team: string; hash: string };
 
@@ -10,8 +9,8 @@ const unauthorized = (message: string) =>
   new HandoffError("unauthorized", message, { hint: "send 'Authorization: Bearer <token>' with a token from your operator" });
 
 /**
- * The caller's publishing credential: none (anonymous), or a team or publish token the registry
- * knows. A header that is present but malformed, of the wrong kind or unknown is a 401.
+ * The caller's publishing credential: none (anonymous), or a live (issued, unrevoked) team or
+ * publish token. A header that is present but malformed, of the wrong kind or unknown is a 401.
  */
 export async function resolveCredential(env: Bindings, header: string | undefined): Promise<Credential> {
   const token = bearerToken(header);
@@ -20,22 +19,22 @@ export async function resolveCredential(env: Bindings, header: string | undefine
   const kind = tokenKind(token);
   if (kind !== "team" && kind !== "publish") throw unauthorized("the bearer token is not a team or publish token");
   const hash = await sha256Base64Url(token);
-  const record: CredentialRecord | null = await registryOf(env).resolve(hash);
+  // Asked of the object named by this token's hash: no object hears every credential check.
+  const record = await credentialFor(env, hash).resolve();
   if (record === null || record.kind !== kind) throw unauthorized("the bearer token is not known to this server");
   return record.kind === "team" && record.team !== null ? { kind: "team", team: record.team, hash } : { kind: "publish", hash };
 }
 
 /**
- * The reader's team: only a known team token counts. Anything else (no header, a stray or stale
- * token) reads as "no team", so a link-scoped read never fails on a credential it does not need;
- * a team-scoped handoff then answers 401.
+ * The reader's team: only a live team token counts. Anything else (no header, a stray, stale or
+ * revoked token) reads as "no team", so a link-scoped read never fails on a credential it does
+ * not need; a team-scoped handoff then answers 401.
  */
-export async function readerTeam(env: Bindings, header: string | undefined): Promise<{ team: string | null; hash: string | null }> {
+export async function readerTeam(env: Bindings, header: string | undefined): Promise<string | null> {
   const token = bearerToken(header);
-  if (typeof token !== "string" || tokenKind(token) !== "team") return { team: null, hash: null };
-  const hash = await sha256Base64Url(token);
-  const record = await registryOf(env).resolve(hash);
-  return record?.kind === "team" && record.team !== null ? { team: record.team, hash } : { team: null, hash: null };
+  if (typeof token !== "string" || tokenKind(token) !== "team") return null;
+  const record = await credentialFor(env, await sha256Base64Url(token)).resolve();
+  return record?.kind === "team" && record.team !== null ? record.team : null;
 }
 
 /** The owner token's hash from a DELETE, or a 401 when it is missing or not an owner token. */

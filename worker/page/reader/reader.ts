@@ -7,6 +7,7 @@ import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import { openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
+import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
 import { PAGE_IDS } from "../page-ids.js";
@@ -71,8 +72,8 @@ async function fetchMeta(api: string): Promise<Result<HandoffMeta, PageState>> {
  * The one request that spends a view: the envelope's bytes. `_key` is the link's secret; it never
  * goes on the wire (a token derived from it may).
  */
-async function fetchBody(api: string, _key: string): Promise<Result<Uint8Array, PageState>> {
-  const response = await get(api);
+async function fetchBody(api: string, key: string): Promise<Result<Uint8Array, PageState>> {
+  const response = await get(api, { [READ_TOKEN_HEADER]: await deriveReadToken(key) });
   if (!response.ok) return response;
   try {
     return ok(new Uint8Array(await response.value.arrayBuffer()));
