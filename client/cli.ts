@@ -21,6 +21,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   render: () => import("./commands/render.js"),
   scan: () => import("./commands/scan.js"),
   context: () => import("./commands/context.js"),
+  guard: () => import("./commands/guard.js"),
+  checkpoint: () => import("./commands/checkpoint.js"),
+  mcp: () => import("./commands/mcp.js"),
+  "install-skill": () => import("./commands/install-skill.js"),
 };
 
 export const VERSION = "0.1.0";
@@ -43,7 +47,13 @@ Commands:
   validate FILE          Check a handoff or kernel manifest against its contract.
   render FILE.json       Render a kernel manifest to Markdown (never authoritative).
   scan FILE|-            Preview secret redaction: per rule the count and lines, never the secret.
-  context MANIFEST       Compile a kernel manifest's context selectors into a bounded bundle.
+  context MANIFEST       Compile a kernel manifest's context selectors into a bounded bundle;
+                         --activate arms the context guard, --deactivate disarms it.
+  guard                  PreToolUse hook: enforce the active manifest's sealed/bounded context.
+  checkpoint             Write a kernel.checkpoint/v1 of resumed work (provenance, phases).
+  mcp                    Serve create, publish, discover, orient, validate, context and
+                         checkpoint to an agent over MCP (stdio).
+  install-skill          Install the handoff skill for Claude Code or Codex.
 
 Run 'handoff <command> --help' for a command's options. Exit codes: 0 ok, 1 invalid input or
 nothing found, 2 usage error, 3 operational failure (I/O, network). See docs/cli.md.

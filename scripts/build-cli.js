@@ -24,6 +24,17 @@ export async function buildCli() {
     // CommonJS dependencies bundled into ESM need a require for node built-ins.
     banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
   });
+  // The guard hook runs on every tool call: one small file of its own, no chunks, no zod.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { guard: "client/guard/main.ts" },
+    outdir: "dist",
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

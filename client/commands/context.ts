@@ -14,6 +14,8 @@ import { readManifestFile, validatedManifest } from "./render.js";
 import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
 
 export const help = `Usage: handoff context MANIFEST [--out F] [--receipt F] [--repo DIR] [--json]
+       handoff context MANIFEST --activate [--json]
+       handoff context --deactivate [--receipt F] [--json]
 
 Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
 context.required selectors, then context.optional, each resolved inside the repository
@@ -25,6 +27,13 @@ Paths matching context.forbidden are never opened; paths leaving the repository 
 symlinks) are refused. Read-only.
 
 The repository is the git checkout the manifest is in (else the one the current folder is in).
+
+--activate arms the context guard ('handoff guard', a PreToolUse hook) for this repository:
+it writes _meta/.active-manifest.json with the manifest's policy mode, forbidden globs and
+selector paths, the same file kernel's 'kernel-manifest activate' writes. --deactivate merges
+_meta/.context-ledger (bounded mode's record of reads beyond the manifest) into --receipt F's
+loads_beyond_manifest, then removes both files. With a ledger and no --receipt it refuses, and
+the guard stays active.
 
 Options:
   --out F       Write the bundle to F (mode 0600) instead of stdout. F must not exist yet.
@@ -54,12 +63,44 @@ export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
     .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
 }
 
+export interface CompiledContext {
+  root: string;
+  bundle: Bundle;
+  bundleText: string;
+  receipt: ContextReceipt;
+}
+
+/** Reads, validates and compiles a manifest's context; writes nothing (the command and the MCP server share it). */
+export async function compileManifest(source: string, options: { cwd: string; env: NodeJS.ProcessEnv; repo?: string }): Promise<CompiledContext> {
+  const text = await readManifestFile(source, { cwd: options.cwd });
+  const manifest = validatedManifest(source, text);
+  const root = await findRepositoryRoot({ manifestPath: source, cwd: options.cwd, env: options.env, ...(options.repo === undefined ? {} : { repo: options.repo }) });
+  const forbidden = manifest.context.forbidden ?? [];
+  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
+  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
+  const reader = selectorReader({ root, forbidden, env: options.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
+  const bundle = await compileContext(manifest, reader, isForbidden);
+  const projectTokens = projectInstructionsTokens(root);
+  const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
+  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
+  const check = validateContextReceipt(receipt);
+  if (!check.ok) {
+    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
+      hint: "this is a bug; report it with the manifest",
+    });
+  }
+  return { root, bundle, bundleText, receipt };
+}
+
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs("context", args, {
     out: { type: "string" },
     receipt: { type: "string" },
     repo: { type: "string" },
+    activate: { type: "boolean" },
+    deactivate: { type: "boolean" },
   });
+  if (values.activate || values.deactivate) return switchGuard(values, positionals, io);
   if (positionals.length !== 1) {
     throw new HandoffError("usage", positionals.length === 0 ? "handoff context: which manifest? pass MANIFEST.json" : "handoff context takes one MANIFEST", {
       hint: "run 'handoff context --help'",
@@ -75,23 +116,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   await refuseExisting("--out", out);
   await refuseExisting("--receipt", receiptPath);
 
-  const text = await readManifestFile(source, { cwd: io.cwd });
-  const manifest = validatedManifest(source, text);
-  const root = await findRepositoryRoot({ manifestPath: source, cwd: io.cwd, env: io.env, ...(values.repo === undefined ? {} : { repo: values.repo }) });
-  const forbidden = manifest.context.forbidden ?? [];
-  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
-  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
-  const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
-  const bundle = await compileContext(manifest, reader, isForbidden);
-  const projectTokens = projectInstructionsTokens(root);
-  const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
-  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
-  const check = validateContextReceipt(receipt);
-  if (!check.ok) {
-    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
-      hint: "this is a bug; report it with the manifest",
-    });
-  }
+  const { root, bundle, bundleText, receipt } = await compileManifest(source, { cwd: io.cwd, env: io.env, ...(values.repo === undefined ? {} : { repo: values.repo }) });
 
   if (out !== undefined) await writeExclusive("--out", out, bundleText);
   if (receiptPath !== undefined) {
@@ -125,6 +150,29 @@ function contextExitCode(status: ContextReceipt["status"], unmet: UnmetRequireme
     io.err("handoff: maximum_exceeded: the context is over budget.max_tokens; narrow the selectors or raise the maximum");
     return EXIT.operational;
   }
+  return EXIT.ok;
+}
+
+/** --activate / --deactivate: arm or disarm the guard; no bundle is compiled. */
+async function switchGuard(values: { activate?: boolean; deactivate?: boolean; receipt?: string; out?: string; repo?: string; json?: boolean }, positionals: string[], io: Io): Promise<number> {
+  if (values.activate && values.deactivate) throw new HandoffError("usage", "--activate and --deactivate contradict each other", { hint: "pass one of them" });
+  if (values.out !== undefined || values.repo !== undefined) throw new HandoffError("usage", "--out and --repo compile a bundle; they do not go with --activate or --deactivate", { hint: "run the compile and the activation as two commands" });
+  const { activateManifest, deactivateManifest } = await import("../guard/activation.js");
+  if (values.activate) {
+    if (positionals.length !== 1) throw new HandoffError("usage", "handoff context --activate takes one MANIFEST", { hint: "run 'handoff context MANIFEST.json --activate'" });
+    if (values.receipt !== undefined) throw new HandoffError("usage", "--receipt goes with --deactivate (or a compile), not --activate", { hint: "drop --receipt" });
+    const result = await activateManifest({ manifest: positionals[0]!, cwd: io.cwd, env: io.env });
+    if (values.json) io.out(JSON.stringify(result, null, 2));
+    else io.out(result.pointer_path);
+    const { mode, forbidden, allowlist } = result.pointer;
+    io.err(`activated ${result.pointer.manifest} (mode=${mode}, forbidden=${forbidden.length} globs, allowlist=${allowlist.length} paths)${result.replaced ? `; it replaces ${result.replaced}` : ""}`);
+    if (mode !== "advisory") io.err("  'handoff guard' enforces it once registered as a PreToolUse hook (the plugin does; see docs/agents.md)");
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new HandoffError("usage", "handoff context --deactivate takes no MANIFEST", { hint: "run 'handoff context --deactivate [--receipt F]'" });
+  const result = await deactivateManifest({ cwd: io.cwd, env: io.env, ...(values.receipt === undefined ? {} : { receipt: values.receipt }) });
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  io.err(result.removed.length === 0 ? `nothing was active in ${result.root}` : `deactivated${result.merged > 0 ? `; merged ${result.merged} ledger record${result.merged === 1 ? "" : "s"} into ${result.receipt}` : ""}`);
   return EXIT.ok;
 }
 

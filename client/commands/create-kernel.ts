@@ -90,7 +90,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   };
   if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
 
-  const target = kernelTarget(options, git, captured.name, now);
+  const target = kernelTarget(options, git.toplevel, KERNEL_DIR, captured.name, now);
   const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));
   // Validate before reserving any name, so an invalid manifest leaves no file behind; the
   // callback rebuilds it for the name actually won (only the default resume prompt differs).
@@ -136,11 +136,12 @@ function validated(candidate: unknown): Record<string, unknown> {
   });
 }
 
-function kernelTarget(options: KernelCreateOptions, git: GitCapture, name: string, now: Date) {
+/** Where a kernel document goes: `<repo>/<folder>/<name>-<date>.json`, or the user's --to. */
+export function kernelTarget(options: { to?: string | undefined; cwd: string }, toplevel: string, folder: string, name: string, now: Date) {
   const fileName = kernelManifestFileName(name, now);
   const ext = extname(fileName);
   if (options.to === undefined) {
-    const dir = resolve(git.toplevel, KERNEL_DIR);
+    const dir = resolve(toplevel, folder);
     try {
       mkdirSync(dir, { recursive: true });
     } catch (cause) {

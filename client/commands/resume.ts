@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT, HandoffError } from "../../shared/errors.js";
 import { intFlag, parseCommandArgs } from "../args.js";
-import { discoverHandoffs } from "../discover/discover.js";
+import { type DiscoveryResult, discoverHandoffs } from "../discover/discover.js";
 import { captureGitIdentity } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
@@ -58,9 +58,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (positionals.length > 0 || values.in !== undefined) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
     const selection = await urlFromStdin(io);
     if (values.peek) return peek(selection, io, json);
-    const text = await readSource(selection, io);
-    const { orientFromText } = await import("../resume/orient.js");
-    return printOrientation(await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env }), io, json);
+    return printOrientation(await orientSelection(selection, io), io, json);
   }
   const [first, ...rest] = positionals;
   let boundary = values.in === undefined ? undefined : folder(resolve(io.cwd, values.in), "--in");
@@ -73,13 +71,26 @@ export async function run(args: string[], io: Io): Promise<number> {
     } else if (selection.kind !== "keywords") {
       if (values.peek) return peek(selection, io, json);
       if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-      const text = await readSource(selection, io);
-      const { orientFromText } = await import("../resume/orient.js");
-      const result = await orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-      return printOrientation(result, io, json);
+      return printOrientation(await orientSelection(selection, io), io, json);
     }
   }
 
+  const result = await discoverShortlist({ ...(boundary === undefined ? {} : { boundary }), keywords, limit, maxCandidates }, io);
+  for (const warning of result.warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
+  if (json) io.out(stringifyForTerminal(result));
+  if (result.candidates.length === 0) {
+    io.err(formatNothingFound(result));
+    return EXIT.domain;
+  }
+  if (!json) io.out(formatShortlist(result));
+  return EXIT.ok;
+}
+
+/**
+ * Discovery without a source: a shortlist of likely handoffs in `boundary` (else the managed
+ * roots). It never selects one (`selected: null`). Shared by the command and the MCP server.
+ */
+export async function discoverShortlist(options: { boundary?: string; keywords: string[]; limit: number; maxCandidates: number }, io: Io): Promise<DiscoveryResult> {
   // Started first: the git processes run while this process enumerates the store.
   const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
     cwd: io.cwd,
@@ -89,22 +100,34 @@ export async function run(args: string[], io: Io): Promise<number> {
     ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
     ...(git?.branch ? { branch: git.branch } : {}),
   }));
-  const result = await discoverHandoffs({
-    boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
-    keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
-    maxCandidates,
-    limit,
+  return discoverHandoffs({
+    boundaries: options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+    keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),
+    maxCandidates: options.maxCandidates,
+    limit: options.limit,
     current,
     now: Date.now(),
   });
-  for (const warning of result.warnings) io.err(`warning: ${safeLineForTerminal(warning)}`);
-  if (json) io.out(stringifyForTerminal(result));
-  if (result.candidates.length === 0) {
-    io.err(formatNothingFound(result));
-    return EXIT.domain;
+}
+
+/**
+ * Orientation from one explicit source (a file, '-' or a URL), as `handoff resume SOURCE` gives
+ * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
+ */
+export async function orientFromSource(word: string, io: Io): Promise<OrientationResult> {
+  const selection = classify(word, io.cwd);
+  if (selection.kind === "folder" || selection.kind === "keywords") {
+    throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {
+      hint: "discover a shortlist first, and let the user choose one of its paths",
+    });
   }
-  if (!json) io.out(formatShortlist(result));
-  return EXIT.ok;
+  return orientSelection(selection, io);
+}
+
+async function orientSelection(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<OrientationResult> {
+  const text = await readSource(selection, io);
+  const { orientFromText } = await import("../resume/orient.js");
+  return orientFromText(selection.label, text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
 }
 
 async function peek(selection: Selection, io: Io, json: boolean): Promise<number> {
