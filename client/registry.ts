@@ -223,9 +223,9 @@ lines; never the secrets themselves. FILE must be a regular file of at most 1 Mi
 
 export const contextSpec = defineCommand({
   name: "context",
-  summary: "Compile a kernel manifest's context selectors into a bounded bundle.",
+  summary: "Compile a kernel manifest's context into a bundle; --activate arms the guard.",
   args: "MANIFEST",
-  positionals: { min: 1, max: 1, missing: "which manifest? pass MANIFEST.json" },
+  positionals: { min: 0, max: 1, missing: "which manifest? pass MANIFEST.json" },
   description: `Compile the context a kernel.handoff/v1 manifest asks for into one Markdown bundle: its
 context.required selectors, then context.optional, each resolved inside the repository
 ({path}, {path, lines: "A-B"}, {path, heading: "## X"}, {path, grep, context: N},
@@ -234,14 +234,95 @@ them: the manifest, the project instructions (CLAUDE.md, .claude/CLAUDE.md, AGEN
 selected artifacts; the budget status is within_budget, target_exceeded or maximum_exceeded.
 Paths matching context.forbidden are never opened; paths leaving the repository (also through
 symlinks) are refused. Read-only.
-The repository is the git checkout the manifest is in (else the one the current folder is in).`,
+The repository is the git checkout the manifest is in (else the one the current folder is in).
+'handoff context MANIFEST --activate' arms the context guard ('handoff guard', a PreToolUse
+hook) for this repository: it writes _meta/.active-manifest.json with the manifest's policy
+mode, forbidden globs and selector paths, the same file kernel's 'kernel-manifest activate'
+writes. 'handoff context --deactivate [--receipt F]' merges _meta/.context-ledger (bounded
+mode's record of reads beyond the manifest) into F's loads_beyond_manifest, then removes both
+files. With a ledger and no --receipt it refuses, and the guard stays active.`,
   flags: {
     out: { type: "string", value: "F", description: "Write the bundle to F (mode 0600) instead of stdout. F must not exist yet." },
-    receipt: { type: "string", value: "F", description: "Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet)." },
+    receipt: { type: "string", value: "F", description: "Also write a kernel.context-receipt/v1 to F (mode 0600; must not exist yet); with --deactivate, the receipt to merge the ledger into." },
     repo: { type: "string", value: "DIR", description: "Resolve selectors inside DIR instead." },
+    activate: { type: "boolean", description: "Arm the context guard with MANIFEST's policy instead of compiling (prints the pointer file's path)." },
+    deactivate: { type: "boolean", description: "Disarm the guard (takes no MANIFEST); with --receipt F, merge the ledger into F first." },
   },
-  exits: { 0: "compiled (also when optional pieces are missing)", 1: "invalid manifest, or a required selector missing or invalid", 2: "usage or an output file exists", 3: "unreadable manifest, failed write, or maximum_exceeded (bundle and receipt are still written, as kernel's reference does)" },
+  exits: { 0: "compiled (also when optional pieces are missing), activated or deactivated", 1: "invalid manifest, or a required selector missing or invalid", 2: "usage or an output file exists", 3: "unreadable manifest, failed write, or maximum_exceeded (bundle and receipt are still written, as kernel's reference does)" },
   load: (): Promise<LoadedCommand> => import("./commands/context.js").then((m) => m.command),
+});
+
+export const guardSpec = defineCommand({
+  name: "guard",
+  summary: "PreToolUse hook: enforce the active manifest's sealed or bounded context.",
+  args: "",
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY },
+  description: `A Claude Code PreToolUse hook: reads the hook event (JSON) on stdin and allows or blocks the
+tool call by the manifest 'handoff context MANIFEST --activate' armed. Exit 0 allows the call;
+exit 2 blocks it and the agent sees the reason on stderr. Fails closed: once a manifest is
+active, anything that stops the guard from knowing the policy blocks. The launcher runs it from
+its own small bundle (dist/guard.js), so it starts about as fast as node itself. See docs/agents.md.`,
+  flags: {},
+  exits: { 0: "allowed (or no manifest is active)", 2: "blocked (the hook protocol's block)" },
+  load: (): Promise<LoadedCommand> => import("./commands/guard.js").then((m) => m.command),
+});
+
+export const checkpointSpec = defineCommand({
+  name: "checkpoint",
+  summary: "Write a kernel.checkpoint/v1 of resumed work (provenance, steps).",
+  args: "",
+  positionals: { min: 0, max: 0 },
+  description: `Record resumed work as a kernel.checkpoint/v1 (smaller than a handoff: enough to resume after a
+context reset): the checkout's provenance (branch, commit, dirty, and dirty_tree_sha256 when
+there are uncommitted changes), the steps done with their evidence, the steps pending, and where
+the work stands. Validated before it is written; kernel's reference validator accepts it.`,
+  flags: {
+    from: { type: "string", value: "MANIFEST", description: "The kernel.handoff/v1 being resumed: its goal, its phases (inherited ones count as done, the others as pending) and its context policy carry over." },
+    goal: { type: "string", value: "G", description: "The task's goal (default: the --from manifest's objective.goal)." },
+    position: { type: "string", value: "P", description: "Required. The exact place in the work (\"routes written, tests not yet\")." },
+    next: { type: "string", value: "OP", description: "Required. The literal first action on resume." },
+    done: { type: "string", value: "STEP=EVIDENCE", multiple: true, description: "A step finished, with its verification; repeat." },
+    pending: { type: "string", value: "STEP", multiple: true, description: "A step still to do; repeat." },
+    output: { type: "string", value: "F", multiple: true, description: "A file produced so far; repeat." },
+    entrypoint: { type: "string", value: "E", description: "The skill or phase to re-enter." },
+    name: { type: "string", value: "N", description: "identity.name (default: the manifest's, else the repository folder)." },
+    to: { type: "string", value: "PATH", description: "Write here instead of _meta/checkpoints/<name>-<date>.json (never overwrites)." },
+  },
+  exits: { 0: "written", 1: "invalid manifest or checkpoint", 2: "usage (no git, missing flag)", 3: "write failed" },
+  load: (): Promise<LoadedCommand> => import("./commands/checkpoint.js").then((m) => m.command),
+});
+
+export const mcpSpec = defineCommand({
+  name: "mcp",
+  summary: "Serve Handoff's operations to an agent over MCP (stdio).",
+  args: "",
+  positionals: { min: 0, max: 0 },
+  description: `Serve Handoff's operations to an agent over MCP (stdio): create, publish, discover (a shortlist
+only, never a selection), orient (from an explicit source), validate, context and checkpoint.
+Results are the same objects --json prints; a handoff's own text comes back marked untrusted;
+errors carry Handoff's error codes. Runs in the current folder until the client closes stdin.
+Claude Code: 'claude mcp add handoff -- handoff mcp', or install the plugin. Other clients:
+see docs/agents.md.`,
+  flags: {},
+  exits: { 0: "the client closed the connection", 2: "usage" },
+  load: (): Promise<LoadedCommand> => import("./commands/mcp.js").then((m) => m.command),
+});
+
+export const installSkillSpec = defineCommand({
+  name: "install-skill",
+  summary: "Install the handoff skill for Claude Code or Codex.",
+  args: "",
+  positionals: { min: 0, max: 0 },
+  description: `Install the handoff skill (SKILL.md, references, body template) for an agent and print every
+file written. For Claude Code, the plugin (/plugin install handoff) is the fuller way: it also
+wires 'handoff mcp' and 'handoff guard'.`,
+  flags: {
+    agent: { type: "string", value: "A", choices: ["claude-code", "codex"], description: "claude-code (default: into ~/.claude/skills/handoff) or codex (into $CODEX_HOME/skills/handoff, default ~/.codex/skills/handoff)." },
+    dir: { type: "string", value: "D", description: "Install into D/handoff instead (D is a skills folder, e.g. .claude/skills)." },
+    force: { type: "boolean", description: "Replace files that differ from this version (never done silently)." },
+  },
+  exits: { 0: "installed", 2: "usage (unknown agent, a different version is there without --force)", 3: "a write failed" },
+  load: (): Promise<LoadedCommand> => import("./commands/install-skill.js").then((m) => m.command),
 });
 
 export const configSpec = defineCommand({
@@ -286,6 +367,10 @@ export const COMMANDS = [
   renderSpec,
   scanSpec,
   contextSpec,
+  guardSpec,
+  checkpointSpec,
+  mcpSpec,
+  installSkillSpec,
   configSpec,
   completionSpec,
 ] as const;

@@ -37,6 +37,17 @@ export async function buildCli() {
     target: "node20",
     logLevel: "warning",
   });
+  // The guard hook runs on every tool call: one small file of its own, no chunks, no zod.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { guard: "client/guard/main.ts" },
+    outdir: "dist",
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

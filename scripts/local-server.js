@@ -13,6 +13,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_TAIL_LINES = 60;
+const PORT_ATTEMPTS = 5;
 
 /** A free TCP port on 127.0.0.1 (asked of the OS, then released for wrangler to take). */
 export function freePort() {
@@ -53,8 +54,23 @@ function isErrorLine(line) {
  * @returns {Promise<import("./local-server.js").LocalServer>}
  */
 export async function startLocalServer(options = {}) {
-  if (options.port !== undefined) await assertPortFree(options.port);
-  const port = options.port ?? (await freePort());
+  if (options.port !== undefined) {
+    await assertPortFree(options.port);
+    return startOnce(options, options.port);
+  }
+  // A port asked of the OS is released before wrangler takes it, so another process (a parallel
+  // test file starting its own server) can take it first. Then wrangler exits at once with
+  // "Address already in use": try again on fresh ports rather than fail.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options, await freePort());
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/address already in use|EADDRINUSE/i.test(String(error?.message))) throw error;
+    }
+  }
+}
+
+async function startOnce(options, port) {
   const args = [
     createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js"),
     "dev",

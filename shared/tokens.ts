@@ -27,7 +27,12 @@ const KIND_BY_LETTER: Record<string, TokenKind> = { o: "owner", t: "team", p: "p
  * ```
  */
 export function newHandoffId(): string {
-  return randomBase64Url(ID_BYTES);
+  // Never a leading '-': `handoff revoke <id>` would read it as a flag. Redrawing the 1 in 64 ids
+  // that start with one keeps 128 random bits but for that first character's tiny bias.
+  for (;;) {
+    const id = randomBase64Url(ID_BYTES);
+    if (!id.startsWith("-")) return id;
+  }
 }
 
 /**

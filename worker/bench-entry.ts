@@ -3,10 +3,13 @@
 // baseline the share read is measured against; and the share read without the rate limiter, to
 // show what the limiter costs.
 import { createApp } from "./app.js";
+import { addBenchClockRoutes } from "./bench-clock.js";
 import type { Bindings } from "./bindings.js";
 import worker from "./index.js";
 
-export { HandoffAccess, HandoffRegistry } from "./index.js";
+// HandoffAccess with the clock-driving methods of bench-clock.ts; the same object otherwise.
+export { HandoffAccess } from "./bench-clock.js";
+export { HandoffRegistry } from "./index.js";
 
 // Only handlers and Durable Object classes may be exported from a main module.
 const BENCH_BODY_BYTES = 20 * 1024;
@@ -15,6 +18,7 @@ const NO_LIMITER_PREFIX = "/bench/no-limiter";
 const unlimited: RateLimit = { limit: async () => ({ success: true }) };
 
 const app = createApp();
+addBenchClockRoutes(app);
 app.get("/bench/constant", (c) =>
   c.body(constantBody, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(BENCH_BODY_BYTES) }),
 );

@@ -13,6 +13,8 @@ import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from ".
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
 import { writeNewPrivateFile } from "../private-file.js";
 import type { contextSpec } from "../registry.js";
+import type { Io } from "../io.js";
+import type { ActivationResult, DeactivationResult } from "../guard/activation.js";
 
 /** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
 export interface UnmetRequirement {
@@ -30,7 +32,37 @@ export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
     .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
 }
 
-export interface ContextResult {
+export interface CompiledContext {
+  root: string;
+  bundle: Bundle;
+  bundleText: string;
+  receipt: ContextReceipt;
+}
+
+/** Reads, validates and compiles a manifest's context; writes nothing (the command and the MCP server share it). */
+export async function compileManifest(source: string, options: { cwd: string; env: NodeJS.ProcessEnv; repo?: string | undefined }): Promise<CompiledContext> {
+  const text = await readManifestFile(source, { cwd: options.cwd });
+  const manifest = validatedManifest(source, text);
+  const root = await findRepositoryRoot({ manifestPath: source, cwd: options.cwd, env: options.env, ...(options.repo === undefined ? {} : { repo: options.repo }) });
+  const forbidden = manifest.context.forbidden ?? [];
+  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
+  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
+  const reader = selectorReader({ root, forbidden, env: options.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
+  const bundle = await compileContext(manifest, reader, isForbidden);
+  const projectTokens = projectInstructionsTokens(root);
+  const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
+  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
+  const check = validateContextReceipt(receipt);
+  if (!check.ok) {
+    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
+      hint: "this is a bug; report it with the manifest",
+    });
+  }
+  return { root, bundle, bundleText, receipt };
+}
+
+export interface CompileResult {
+  kind: "compile";
   manifest: string;
   repository: string;
   bundle: Bundle;
@@ -41,8 +73,12 @@ export interface ContextResult {
   unmet: UnmetRequirement[];
 }
 
+export type ContextResult = CompileResult | ({ kind: "activate" } & ActivationResult) | ({ kind: "deactivate" } & DeactivationResult);
+
 export const command = implement<typeof contextSpec>()({
   async run({ flags, positionals, io }): Promise<ContextResult> {
+    if (flags.activate || flags.deactivate) return switchGuard(flags, positionals, io);
+    if (positionals.length === 0) throw new HandoffError("usage", "handoff context needs which manifest? pass MANIFEST.json", { hint: "run 'handoff context MANIFEST'" });
     const source = positionals[0]!;
     const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
     const receiptPath = flags.receipt === undefined ? undefined : resolve(io.cwd, flags.receipt);
@@ -53,23 +89,7 @@ export const command = implement<typeof contextSpec>()({
     await refuseExisting("--out", out);
     await refuseExisting("--receipt", receiptPath);
 
-    const text = await readManifestFile(source, { cwd: io.cwd });
-    const manifest = validatedManifest(source, text);
-    const root = await findRepositoryRoot({ manifestPath: source, cwd: io.cwd, env: io.env, ...(flags.repo === undefined ? {} : { repo: flags.repo }) });
-    const forbidden = manifest.context.forbidden ?? [];
-    // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
-    const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
-    const reader = selectorReader({ root, forbidden, env: io.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
-    const bundle = await compileContext(manifest, reader, isForbidden);
-    const projectTokens = projectInstructionsTokens(root);
-    const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
-    const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
-    const check = validateContextReceipt(receipt);
-    if (!check.ok) {
-      throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
-        hint: "this is a bug; report it with the manifest",
-      });
-    }
+    const { root, bundle, bundleText, receipt } = await compileManifest(source, { cwd: io.cwd, env: io.env, repo: flags.repo });
     if (out !== undefined) await writeExclusive("--out", out, bundleText);
     if (receiptPath !== undefined) {
       await writeExclusive("--receipt", receiptPath, `${JSON.stringify(receipt, null, 2)}\n`).catch(async (error: unknown) => {
@@ -78,9 +98,18 @@ export const command = implement<typeof contextSpec>()({
         throw error;
       });
     }
-    return { manifest: source, repository: root, bundle, receipt, out: out ?? null, receipt_path: receiptPath ?? null, unmet: unmetRequired(bundle) };
+    return { kind: "compile", manifest: source, repository: root, bundle, receipt, out: out ?? null, receipt_path: receiptPath ?? null, unmet: unmetRequired(bundle) };
   },
   human(result, { json }) {
+    if (result.kind === "activate") {
+      const { mode, forbidden, allowlist } = result.pointer;
+      const lines = [oneLine(`activated ${result.pointer.manifest} (mode=${mode}, forbidden=${forbidden.length} globs, allowlist=${allowlist.length} paths)${result.replaced ? `; it replaces ${result.replaced}` : ""}`)];
+      if (mode !== "advisory") lines.push("  'handoff guard' enforces it once registered as a PreToolUse hook (the plugin does; see docs/agents.md)");
+      return { out: oneLine(result.pointer_path), err: lines.join("\n") };
+    }
+    if (result.kind === "deactivate") {
+      return { err: oneLine(result.removed.length === 0 ? `nothing was active in ${result.root}` : `deactivated${result.merged > 0 ? `; merged ${result.merged} ledger record${result.merged === 1 ? "" : "s"} into ${result.receipt}` : ""}`) };
+    }
     // Selectors come from the manifest, notes from git: escaped before the terminal sees them.
     const lines = [terminalSafe(summary(result.bundle, result.receipt, { root: result.repository, out: result.out ?? undefined, receiptPath: result.receipt_path ?? undefined, json }))];
     if (result.unmet.length > 0) {
@@ -95,9 +124,30 @@ export const command = implement<typeof contextSpec>()({
   },
   // Kernel's reference order: an unresolved required selector first (1), then maximum_exceeded (3:
   // the bundle and receipt are still written, as the reference does).
-  outcome: (result) => (result.unmet.length > 0 ? "invalid_document" : result.receipt.status === "maximum_exceeded" ? "too_large" : "ok"),
-  json: ({ manifest, bundle: { pieces, total_estimated_tokens }, receipt }) => ({ manifest, bundle: { pieces, total_estimated_tokens }, receipt }),
+  outcome: (result) => (result.kind !== "compile" ? "ok" : result.unmet.length > 0 ? "invalid_document" : result.receipt.status === "maximum_exceeded" ? "too_large" : "ok"),
+  json: (result) => {
+    if (result.kind !== "compile") {
+      const { kind: _kind, ...rest } = result;
+      return rest;
+    }
+    const { manifest, bundle: { pieces, total_estimated_tokens }, receipt } = result;
+    return { manifest, bundle: { pieces, total_estimated_tokens }, receipt };
+  },
 });
+
+/** --activate / --deactivate: arm or disarm the guard; no bundle is compiled. */
+async function switchGuard(flags: { activate?: boolean; deactivate?: boolean; receipt?: string; out?: string; repo?: string }, positionals: string[], io: Io): Promise<ContextResult> {
+  if (flags.activate && flags.deactivate) throw new HandoffError("usage", "--activate and --deactivate contradict each other", { hint: "pass one of them" });
+  if (flags.out !== undefined || flags.repo !== undefined) throw new HandoffError("usage", "--out and --repo compile a bundle; they do not go with --activate or --deactivate", { hint: "run the compile and the activation as two commands" });
+  const { activateManifest, deactivateManifest } = await import("../guard/activation.js");
+  if (flags.activate) {
+    if (positionals.length !== 1) throw new HandoffError("usage", "handoff context --activate takes one MANIFEST", { hint: "run 'handoff context MANIFEST.json --activate'" });
+    if (flags.receipt !== undefined) throw new HandoffError("usage", "--receipt goes with --deactivate (or a compile), not --activate", { hint: "drop --receipt" });
+    return { kind: "activate", ...(await activateManifest({ manifest: positionals[0]!, cwd: io.cwd, env: io.env })) };
+  }
+  if (positionals.length > 0) throw new HandoffError("usage", "handoff context --deactivate takes no MANIFEST", { hint: "run 'handoff context --deactivate [--receipt F]'" });
+  return { kind: "deactivate", ...(await deactivateManifest({ cwd: io.cwd, env: io.env, ...(flags.receipt === undefined ? {} : { receipt: flags.receipt }) })) };
+}
 
 function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {
   const count = (outcome: string) => bundle.pieces.filter((p) => p.outcome === outcome).length;

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { HandoffError } from "../../shared/errors.js";
-import { buildKernelManifest, kernelManifestFileName, type PinnedArtifact } from "../../shared/kernel/build.js";
+import { buildKernelManifest, type PinnedArtifact } from "../../shared/kernel/build.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
-import type { GitCapture } from "../git.js";
-import { chosenDestination, writeExclusive } from "../store.js";
+import { writeExclusive } from "../store.js";
+import { kernelTarget, makeKernelDir } from "../kernel-target.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
@@ -90,7 +89,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   };
   if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
 
-  const target = kernelTarget(options, git, captured.name, now);
+  const target = kernelTarget(options, git.toplevel, KERNEL_DIR, captured.name, now);
   const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));
   // Validate before creating any folder or reserving any name, so an invalid manifest leaves
   // nothing behind; the callback rebuilds it for the name actually won (only the prompt differs).
@@ -137,21 +136,6 @@ function validated(candidate: unknown): Record<string, unknown> {
     hint: "fix the partial manifest (--body-file) and run the command again; 'handoff validate FILE.json' checks a manifest",
     details: { issues: result.issues },
   });
-}
-
-function kernelTarget(options: KernelCreateOptions, git: GitCapture, name: string, now: Date) {
-  const fileName = kernelManifestFileName(name, now);
-  const ext = extname(fileName);
-  if (options.to === undefined) return { dir: resolve(git.toplevel, KERNEL_DIR), stem: basename(fileName, ext), ext };
-  return chosenDestination(options.cwd, options.to, basename(fileName, ext), ext, ".json");
-}
-
-function makeKernelDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (cause) {
-    throw new HandoffError("io_failed", `cannot create ${dir}`, { hint: "check the repository folder's permissions, or pass --to", cause });
-  }
 }
 
 /** --pin PATH: a file inside the repository, recorded repo-relative with the sha256 of its bytes. */

@@ -57,23 +57,7 @@ export const command = implement<typeof resumeSpec>()({
       }
     }
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
-    // Started first: the git processes run while this process enumerates the store.
-    const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
-      cwd: io.cwd,
-      ...(git?.repository ? { repository: git.repository } : {}),
-      ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-      ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-      ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-      ...(git?.branch ? { branch: git.branch } : {}),
-    }));
-    const result = await discoverHandoffs({
-      boundaries: boundary ? [{ path: boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
-      keywords: keywords.map((k) => k.trim()).filter((k) => k !== ""),
-      maxCandidates,
-      limit,
-      current,
-      now: Date.now(),
-    });
+    const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, io);
     return { kind: "discovery", ...result };
   },
   human(result, { color }): HumanOutput {
@@ -102,6 +86,46 @@ export const command = implement<typeof resumeSpec>()({
     return result.sufficient ? "ok" : "insufficient";
   },
 });
+
+/**
+ * Discovery without a source: a shortlist of likely handoffs in `boundary` (else the managed
+ * roots). It never selects one (`selected: null`). Shared by the command and the MCP server.
+ */
+export async function discoverShortlist(options: { boundary?: string | undefined; keywords: string[]; limit: number; maxCandidates: number }, io: Io): Promise<DiscoveryResult> {
+  // Started first: the git processes run while this process enumerates the store.
+  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
+    cwd: io.cwd,
+    ...(git?.repository ? { repository: git.repository } : {}),
+    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+    ...(git?.branch ? { branch: git.branch } : {}),
+  }));
+  return discoverHandoffs({
+    boundaries: options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+    keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),
+    maxCandidates: options.maxCandidates,
+    limit: options.limit,
+    current,
+    now: Date.now(),
+  });
+}
+
+/**
+ * Orientation from one explicit source (a file, '-' or a URL), as `handoff resume SOURCE` gives
+ * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
+ */
+export async function orientFromSource(word: string, io: Io): Promise<OrientationResult> {
+  const selection = classify(word, io.cwd);
+  if (selection.kind === "folder" || selection.kind === "keywords") {
+    throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {
+      hint: "discover a shortlist first, and let the user choose one of its paths",
+    });
+  }
+  const text = await readSource(selection, io);
+  const { orientFromText } = await import("../resume/orient.js");
+  return orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
+}
 
 async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });

@@ -69,13 +69,13 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, the bundle, its chunks and the help module, no dependencies", () => {
+  it("holds only what the CLI runs: the launcher, the bundles and chunks, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
-    expect(top).toEqual(["README.md", "bin", "dist", "package.json"]);
+    expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.js"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["chunks", "cli.js", "help.js"]);
+    expect(dist).toEqual(["chunks", "cli.js", "guard.js", "help.js"]);
     expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
   });
 
@@ -83,6 +83,16 @@ describe("the packed CLI, installed from its tarball", () => {
     const run = await runProgram("handoff", ["--version"], { cwd: base, env: { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(pkg.version);
+  });
+
+  it("installs its skill and runs its guard from the installed package", async () => {
+    const env = { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base };
+    const skills = join(base, "installed-skills");
+    const installed = await runProgram("handoff", ["install-skill", "--dir", skills, "--json"], { cwd: base, env });
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(readFileSync(join(skills, "handoff", "SKILL.md"), "utf8")).toBe(readFileSync(join(repoRoot, "skills", "handoff", "SKILL.md"), "utf8"));
+    const guard = await runProgram("handoff", ["guard"], { cwd: base, env, input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: join(base, "x") }, cwd: base }) });
+    expect(guard.code, guard.stderr).toBe(0);
   });
 
   it("create, publish on one host, resume on another, from a repository outside the project", async () => {

@@ -8,6 +8,8 @@ describe("ids", () => {
     for (let i = 0; i < 100_000; i++) ids.add(newHandoffId());
     expect(ids.size).toBe(100_000);
     for (const id of [...ids].slice(0, 1000)) expect(isHandoffId(id)).toBe(true);
+    // 1 in 64 random ids would start with '-', which a command line reads as a flag.
+    expect([...ids].filter((id) => id.startsWith("-"))).toEqual([]);
   });
 
   it.each([

@@ -11,6 +11,12 @@ export const ACCESS_STATE_KEY = "state";
 export const ACCESS_STATE_VERSION = 2;
 /** After the last allowed view the body stays this long, so that reader can finish streaming it. */
 export const LAST_VIEW_GRACE_MS = 60_000;
+/**
+ * How long the state outlives the body, so a late reader hears 410 expired|revoked|exhausted
+ * rather than 404. Then the object deletes all of its storage: ids are 128-bit random, so no
+ * tombstone is needed to keep one from being reused.
+ */
+export const RECLAIM_GRACE_MS = 24 * 3_600_000;
 
 export interface AccessState {
   v: 1 | typeof ACCESS_STATE_VERSION;
@@ -31,7 +37,7 @@ export interface AccessState {
   max_views: number | null;
   views_used: number;
   revoked_at: number | null;
-  /** When the body and the KV entry were deleted; the state stays as a tombstone so the id is never reused. */
+  /** When the body and the KV entry were deleted; the whole state goes `RECLAIM_GRACE_MS` later. */
   purged_at: number | null;
 }
 

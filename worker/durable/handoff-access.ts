@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { constantTimeEqual } from "../../shared/tokens.js";
 import type { Bindings } from "../bindings.js";
 import { deleteBody } from "../storage/bodies-r2.js";
+import { deleteExpiryMarker } from "../storage/expiry-index.js";
 import { deleteTeamEntry } from "../storage/meta-kv.js";
 import {
   ACCESS_STATE_KEY,
@@ -13,9 +14,13 @@ import {
   isSpent,
   LAST_VIEW_GRACE_MS,
   newAccessState,
+  RECLAIM_GRACE_MS,
 } from "./access-state.js";
 
 export type RevokeOutcome = { ok: true } | { ok: false; reason: "not_found" | "forbidden" };
+
+/** What the backstop's `reclaim` found: a live handoff (left alone), storage it deleted, or none. */
+export type ReclaimOutcome = { outcome: "live" } | { outcome: "reclaimed" } | { outcome: "absent" };
 
 /**
  * The authority for one published handoff (one object per id, `idFromName(id)`). Every decision
@@ -23,13 +28,17 @@ export type RevokeOutcome = { ok: true } | { ok: false; reason: "not_found" | "f
  * gate makes it exact: 100 concurrent reads of a 1-view handoff see exactly one success.
  * Methods return values, never throw for expected outcomes: errors do not keep their class
  * across RPC.
+ *
+ * Retention, in two steps driven by the alarm: when nothing can be read any more the body, the
+ * team entry go (`purge`); `RECLAIM_GRACE_MS` later the expiry marker and every byte of this
+ * object's own storage go (`deleteAll`), so a handoff costs nothing once it is over.
  */
 export class HandoffAccess extends DurableObject<Bindings> {
   private state(): AccessState | undefined {
     return this.ctx.storage.kv.get<AccessState>(ACCESS_STATE_KEY);
   }
 
-  /** Claims this id. False when it was ever used, so an id is never reused, even after expiry. */
+  /** Claims this id. False when it is taken (ids are 128-bit random: only a broken RNG repeats one). */
   async create(init: AccessInit): Promise<boolean> {
     if (this.state() !== undefined) return false;
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, newAccessState(init));
@@ -72,36 +81,83 @@ export class HandoffAccess extends DurableObject<Bindings> {
     const state = this.state();
     if (!state) return { ok: false, reason: "not_found" };
     if (!constantTimeEqual(ownerHash, state.owner_hash)) return { ok: false, reason: "forbidden" };
-    if (state.revoked_at === null) this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...state, revoked_at: Date.now() });
-    await this.purge();
+    const now = Date.now();
+    if (state.revoked_at === null) this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...state, revoked_at: now });
+    await this.purge(now);
     return { ok: true };
   }
 
-  /** Undoes a publish whose body could not be stored: the id stays claimed, nothing readable. */
+  /** Undoes a publish whose body could not be stored: nothing readable, and reclaimed like any other. */
   async abandon(): Promise<void> {
     const state = this.state();
-    if (state && state.revoked_at === null) this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...state, revoked_at: Date.now() });
-    await this.purge();
+    const now = Date.now();
+    if (state && state.revoked_at === null) this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...state, revoked_at: now });
+    await this.purge(now);
   }
 
-  /** Retention: at expiry (or shortly after the last view) the body and the KV entry are deleted. */
   override async alarm(): Promise<void> {
+    await this.alarmAt(Date.now());
+  }
+
+  /**
+   * One retention step at `now` (the alarm's body; tests drive the clock through this): re-arm
+   * while readable, purge once spent, delete everything `RECLAIM_GRACE_MS` after the purge.
+   */
+  async alarmAt(now: number): Promise<void> {
     const state = this.state();
-    if (!state || state.purged_at !== null) return;
-    const now = Date.now();
+    if (!state) {
+      await this.ctx.storage.deleteAll();
+      return;
+    }
     if (!isSpent(state, now)) {
       await this.ctx.storage.setAlarm(state.expires_at);
       return;
     }
-    await this.purge();
+    if (state.purged_at === null) {
+      await this.purge(now);
+      return;
+    }
+    if (now < state.purged_at + RECLAIM_GRACE_MS) {
+      await this.ctx.storage.setAlarm(state.purged_at + RECLAIM_GRACE_MS);
+      return;
+    }
+    await this.reclaimAll(state);
   }
 
-  private async purge(): Promise<void> {
+  /**
+   * The backstop's call for a handoff whose expiry hour ended more than the grace ago and whose
+   * marker is still there (its alarm was lost or kept failing): reclaims everything now if nothing
+   * can be read any more.
+   */
+  async reclaim(now: number): Promise<ReclaimOutcome> {
+    const state = this.state();
+    if (!state) {
+      await this.ctx.storage.deleteAll();
+      return { outcome: "absent" };
+    }
+    if (!isSpent(state, now)) {
+      await this.ctx.storage.setAlarm(state.expires_at);
+      return { outcome: "live" };
+    }
+    if (state.purged_at === null) await this.purge(now);
+    await this.reclaimAll(this.state()!);
+    return { outcome: "reclaimed" };
+  }
+
+  /** Deletes the body and the team entry; the state stays for `RECLAIM_GRACE_MS` to answer late readers. */
+  private async purge(now: number): Promise<void> {
     const state = this.state();
     if (!state || state.purged_at !== null) return;
     await deleteBody(this.env.BODIES, state.id);
     if (state.team !== null) await deleteTeamEntry(this.env.META, state.team, state.id);
-    this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...this.state()!, purged_at: Date.now() });
-    await this.ctx.storage.deleteAlarm();
+    this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...this.state()!, purged_at: now });
+    await this.ctx.storage.setAlarm(now + RECLAIM_GRACE_MS);
+  }
+
+  /** The marker goes first: if deleting it fails, the state (and the alarm's retry) are still here. */
+  private async reclaimAll(state: AccessState): Promise<void> {
+    await deleteExpiryMarker(this.env.BODIES, state.id, state.expires_at);
+    // deleteAll also deletes the alarm (compatibility date 2026-02-24 or later).
+    await this.ctx.storage.deleteAll();
   }
 }

@@ -8,7 +8,7 @@ type Denied = Extract<AccessDecision, { ok: false }>;
 export function accessDenied(decision: Denied): HandoffError {
   switch (decision.reason) {
     case "not_found":
-      return new HandoffError("not_found", "no handoff with this id", { hint: "check the link; ids are never reused" });
+      return new HandoffError("not_found", "no handoff with this id", { hint: "check the link; a link is forgotten a day after it expires, is revoked or is used up" });
     case "unauthorized":
       return new HandoffError("unauthorized", "this handoff is shared with a team: send a team token", {
         hint: "send 'Authorization: Bearer <team token>'",

@@ -8,6 +8,7 @@ import { type Credential, resolveCredential } from "../http/auth.js";
 import { readBoundedBody } from "../http/body.js";
 import { putBody } from "../storage/bodies-r2.js";
 import { accessFor } from "../storage/durable-objects.js";
+import { putExpiryMarker } from "../storage/expiry-index.js";
 import { putTeamEntry } from "../storage/meta-kv.js";
 
 // A collision of 128-bit ids will not happen; the bound only keeps a broken RNG from looping.
@@ -66,10 +67,13 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   if (id === undefined) throw new HandoffError("internal", "could not claim a fresh id");
 
   try {
-    await putBody(env.BODIES, id, body, expiresAt);
-    if (team !== null) {
-      await putTeamEntry(env.META, team, id, { v: 1, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews });
-    }
+    // Independent writes, so a publish waits for the slowest, not their sum.
+    const teamEntry = { v: 1 as const, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
+    await Promise.all([
+      putBody(env.BODIES, id, body, expiresAt),
+      putExpiryMarker(env.BODIES, id, expiresAt, team),
+      team === null ? undefined : putTeamEntry(env.META, team, id, teamEntry),
+    ]);
   } catch (cause) {
     await accessFor(env, id).abandon();
     throw new HandoffError("internal", "could not store the body", { cause });

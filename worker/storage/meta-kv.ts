@@ -53,18 +53,3 @@ export async function listTeamEntries(kv: KVNamespace, team: string, now: number
   }
   return entries.sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
-
-/** Deletes team entries whose recorded expiry is at or before `now`; returns how many. */
-export async function deleteExpiredTeamEntries(kv: KVNamespace, now: number, maxPages = 50): Promise<number> {
-  let cursor: string | undefined;
-  let deleted = 0;
-  for (let page = 0; page < maxPages; page++) {
-    const listing = await kv.list<TeamEntryMetadata>({ prefix: TEAM_PREFIX, cursor, limit: 1000 });
-    const expired = listing.keys.filter((key) => key.metadata !== null && key.metadata !== undefined && key.metadata.expires_at <= now);
-    await Promise.all(expired.map((key) => kv.delete(key.name)));
-    deleted += expired.length;
-    if (listing.list_complete) break;
-    cursor = listing.cursor;
-  }
-  return deleted;
-}

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalServer } from "../../scripts/local-server.js";
+import { TOOL_NAMES } from "../../client/mcp/tools.js";
+import { tempDir } from "../client/git-repo.js";
+import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { type Host, makeHost, makeSharedRepo, startServer } from "./hosts.js";
+
+// The real `handoff mcp` process, driven by the MCP SDK's own client over stdio, publishing to
+// the real worker under `wrangler dev` on loopback.
+
+const MARKER = `marker-${randomUUID()}`;
+const BODY = `# Finish the retry path
+
+## Objective
+Make the uploader retry on 503 with exponential backoff (${MARKER}).
+
+## Current state
+src/retry.ts has the loop; the backoff has no test yet. The user chose exponential backoff.
+
+## Next steps
+- a backoff test in test/retry.test.ts is the plausible next step
+`;
+
+interface ToolCall {
+  isError?: boolean;
+  content: { type: string; text?: string; _meta?: Record<string, unknown> }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+let base: string;
+let server: LocalServer | undefined;
+let host: Host;
+let client: Client | undefined;
+let transport: StdioClientTransport | undefined;
+
+beforeAll(async () => {
+  base = tempDir("handoff-e2e-mcp-");
+  await ensureBuilt();
+  server = await startServer(join(base, "server-state"));
+  const repos = makeSharedRepo(base, ["a"], { "README.md": "# Uploader\n", "retry.ts": "export const tries = 3;\n" });
+  host = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(repoRoot, "bin", "handoff.js"), "mcp"],
+    cwd: host.repo,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...host.env },
+    stderr: "pipe",
+  });
+  client = new Client({ name: "handoff-e2e", version: "1.0.0" });
+  await client.connect(transport);
+}, 120_000);
+
+afterAll(async () => {
+  const pid = transport?.pid;
+  await client?.close().catch(() => undefined);
+  // close() ends the child; a child that ignored it is killed, never left behind.
+  if (pid !== undefined && pid !== null) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await server?.stop();
+  rmSync(base, { recursive: true, force: true });
+}, 30_000);
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolCall> {
+  return (await client!.callTool({ name, arguments: args })) as ToolCall;
+}
+
+function ok(result: ToolCall): Record<string, unknown> {
+  expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+  return result.structuredContent!;
+}
+
+describe("handoff mcp over stdio with the SDK client", () => {
+  let path: string;
+  let url: string;
+
+  it("lists the seven tools, each with an input schema", async () => {
+    const { tools } = await client!.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["checkpoint", "context", "create", "discover", "orient", "publish", "validate"]);
+    expect([...TOOL_NAMES].sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
+    expect(tools.find((t) => t.name === "discover")!.description).toMatch(/never selects/);
+  });
+
+  it("creates a handoff: the core's create result", async () => {
+    const result = ok(await call("create", { body: BODY, focus: "backoff test", keywords: ["retry"], title: "Finish the retry path", summary: "Retry on 503 with backoff" }));
+    path = result.path as string;
+    expect(existsSync(path)).toBe(true);
+    expect(path.startsWith(host.root)).toBe(true);
+    expect(result.resume_command).toBe(`handoff resume '${path}'`);
+    expect((result.metadata as Record<string, unknown>).resume_focus).toBe("backoff test");
+  });
+
+  it("discovers a shortlist and selects nothing", async () => {
+    const raw = await call("discover", { keywords: ["retry"] });
+    const result = ok(raw);
+    expect(raw.content[0]!.text).toMatch(/derived from a handoff/);
+    expect(result.selected).toBeNull();
+    const candidates = result.candidates as { path: string; reasons: string[] }[];
+    expect(candidates.map((c) => c.path)).toContain(path);
+    // A shortlist never carries a body, and says that what it quotes comes from handoffs.
+    expect(JSON.stringify(result)).not.toContain("src/retry.ts has the loop");
+  });
+
+  it("orients from the chosen file; the handoff's text comes back marked untrusted", async () => {
+    const result = await call("orient", { source: path });
+    const orientation = ok(result);
+    expect(orientation.sufficient).toBe(true);
+    expect(orientation.source).toBe(path);
+    // The body is not in the result object; it comes whole, once, in its own marked block.
+    expect(orientation.body).not.toContain(MARKER);
+    expect(result.content[0]!.text).toMatch(/derived from a handoff/);
+    expect(result.content[1]!._meta?.["handoff/untrusted-derived"]).toBe(true);
+    const untrusted = result.content.find((block) => block._meta?.["handoff/untrusted"] === true);
+    expect(untrusted?.text).toMatch(/^UNTRUSTED CONTENT/);
+    expect(untrusted?.text).toContain("<untrusted-handoff");
+    expect(untrusted?.text).toContain(BODY.trim());
+  });
+
+  it("validates it", async () => {
+    const result = ok(await call("validate", { path }));
+    expect(result).toMatchObject({ valid: true, format: "ce-handoff/v1", issues: [] });
+  });
+
+  it("publishes it to the local server and orients from the share URL", async () => {
+    const published = ok(await call("publish", { path, max_views: 3, expires: "1h" }));
+    url = published.url as string;
+    expect(url.startsWith(`${server!.url}/h/`)).toBe(true);
+    expect(url).toContain("#");
+    expect(published.max_views).toBe(3);
+    const result = await call("orient", { source: url });
+    const orientation = ok(result);
+    // The key never appears in the result object: the source is the URL without its fragment.
+    expect(orientation.source).toBe(url.replace(/#.*$/, ""));
+    expect(JSON.stringify(orientation)).not.toContain(url.slice(url.indexOf("#") + 1));
+    const untrusted = result.content.find((block) => block._meta?.["handoff/untrusted"] === true);
+    expect(untrusted?.text).toContain(MARKER);
+  });
+
+  it("writes a checkpoint and runs context deactivate (nothing active)", async () => {
+    const checkpoint = ok(await call("checkpoint", { goal: "Retry on 503", position: "loop written", next: "write the backoff test", done: [{ step: "loop", evidence: "commit abc: retry.ts" }] }));
+    expect(checkpoint.path).toMatch(new RegExp(`^${host.repo}/_meta/checkpoints/.*\\.json$`));
+    expect(checkpoint.format).toBe("kernel.checkpoint/v1");
+    const context = ok(await call("context", { action: "deactivate" }));
+    expect(context.removed).toEqual([]);
+    const missing = await call("context", { action: "compile" });
+    expect(missing.structuredContent).toMatchObject({ error: { code: "usage" } });
+  });
+
+  it("reports failures with Handoff's error codes", async () => {
+    const missing = await call("orient", { source: join(base, "nowhere", "gone.md") });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toMatchObject({ error: { code: "unreadable" } });
+    const folder = await call("orient", { source: base });
+    expect(folder.structuredContent).toMatchObject({ error: { code: "usage" } });
+    const empty = await call("create", { body: "   \n" });
+    expect(empty.isError).toBe(true);
+    expect(empty.structuredContent).toMatchObject({ error: { code: "empty_input" } });
+  });
+});
+
+describe("handoff mcp lifetime", () => {
+  it("answers on stdout only and exits 0 when the client closes stdin", async () => {
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const run = await runCli(["mcp"], { cwd: host.repo, env: host.env, input: `${JSON.stringify(initialize)}\n` });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { serverInfo: { name: string } } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.result.serverInfo.name).toBe("handoff");
+  });
+});
