@@ -75,11 +75,12 @@ export const TOOLS = [
       const deps = { now: () => new Date(), captureGit };
       if (args.format === "kernel") {
         const { createKernelHandoff } = await import("../commands/create-kernel.js");
-        return { result: asRecord(await createKernelHandoff({ partialText: args.body, name: args.title, pins: args.pins ?? [], to: args.to, cwd: io.cwd, env: io.env, redact: true }, deps)) };
+        const created = await createKernelHandoff({ partialText: args.body, name: args.title, pins: args.pins ?? [], to: args.to, cwd: io.cwd, env: io.env, redact: true }, deps);
+        return { result: asRecord(created.result) };
       }
       if (args.pins !== undefined) throw new HandoffError("usage", "pins go with format 'kernel'", { hint: "pass format: 'kernel', or drop pins" });
       const { createHandoff } = await import("../commands/create.js");
-      const result = await createHandoff(
+      const { result } = await createHandoff(
         {
           body: args.body,
           title: args.title,
