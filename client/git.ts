@@ -57,12 +57,13 @@ export function filterOverrides(listing: string): string[] {
 }
 
 /**
- * {@link GIT_SAFE_CONFIG} plus the filter overrides for the repository at `cwd` (reading config
- * runs nothing). Put before the git subcommand: `git ...safeGitArgs... diff ...`.
+ * The filter overrides for the repository at `cwd` (reading config runs nothing). The runner
+ * already puts {@link GIT_SAFE_CONFIG} before every call; these add what depends on the
+ * repository's own filter drivers. Put before the git subcommand: `git ...safeGitArgs... diff ...`.
  */
 export async function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   const listing = await git(["config", "-z", "--get-regexp", "^filter\\."], cwd, env);
-  return [...GIT_SAFE_CONFIG, ...filterOverrides(listing ?? "")];
+  return filterOverrides(listing ?? "");
 }
 
 /**
