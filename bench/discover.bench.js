@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs, report, repoRoot } from "./lib/load-ts.js";
 
-const cli = join(repoRoot, "bin", "handoff.js");
+const cli = join(repoRoot, "bin", "handoff.cjs");
 
 function frontmatter(i) {
   return [

@@ -11,7 +11,7 @@ import { medianMs, report } from "./lib/load-ts.js";
 
 const { buildCli } = await import("../scripts/build-cli.js");
 await buildCli();
-const bin = fileURLToPath(new URL("../bin/handoff.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/handoff.cjs", import.meta.url));
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;

@@ -11,7 +11,7 @@ import { medianMs, report, repoRoot } from "./lib/load-ts.js";
 
 const { buildCli } = await import("../scripts/build-cli.js");
 await buildCli();
-const bin = fileURLToPath(new URL("../bin/handoff.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/handoff.cjs", import.meta.url));
 
 function spawnOk(args, cwd = repoRoot) {
   const result = spawnSync(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -43,7 +43,7 @@ try {
   const [{ filename, name }] = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work], repoRoot));
   const prefix = join(work, "prefix");
   npm(["install", "--global", "--prefix", prefix, join(work, filename)], work);
-  await bench("installed handoff --help / node -e ''", join(prefix, "lib", "node_modules", name, "bin", "handoff.js"), work);
+  await bench("installed handoff --help / node -e ''", join(prefix, "lib", "node_modules", name, "bin", "handoff.cjs"), work);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

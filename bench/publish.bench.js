@@ -17,7 +17,7 @@ const MAX_SECONDS = 180;
 
 const { buildCli } = await import("../scripts/build-cli.js");
 await buildCli();
-const bin = fileURLToPath(new URL("../bin/handoff.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/handoff.cjs", import.meta.url));
 
 const base = mkdtempSync(join(tmpdir(), "handoff-bench-publish-"));
 const server = await startLocalServer({ persistTo: join(base, "server-state"), vars: { ALLOW_ANONYMOUS_PUBLISH: "true" } });

@@ -2,9 +2,9 @@ import { commandHelp, mainHelp } from "./help.js";
 import { COMMANDS, VERSION } from "./registry.js";
 
 /**
- * The start-up fast path, bundled alone into dist/help.js (one module, no shared chunks):
+ * The start-up fast path, bundled alone into dist/help.cjs (one module, no shared chunks):
  * `handoff`, `handoff --help`, `handoff help [CMD]`, `handoff CMD --help` and `--version` print
- * from the declarations without loading the CLI. Anything else returns undefined and bin/handoff.js
+ * from the declarations without loading the CLI. Anything else returns undefined and bin/handoff.cjs
  * loads the full CLI, which prints the same texts for the same requests.
  */
 export function fastText(argv: string[], stdinIsTTY: boolean): string | undefined {

@@ -9,6 +9,8 @@ export async function buildCli() {
   const { rmSync } = await import("node:fs");
   // Chunk names carry content hashes: clear old ones so dist/ holds exactly one build.
   rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
+  // Before the launcher became CommonJS these two were ES modules: a stale copy must not linger.
+  for (const old of ["help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { force: true });
   await build({
     absWorkingDir: root,
     entryPoints: { cli: "client/cli.ts" },
@@ -24,7 +26,8 @@ export async function buildCli() {
     // CommonJS dependencies bundled into ESM need a require for node built-ins.
     banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
   });
-  // The help and version fast path: one self-contained module, nothing else loaded.
+  // The help and version fast path: one self-contained CommonJS module (bin/handoff.cjs requires
+  // it; a CommonJS load skips the ES module loader's start-up), nothing else loaded.
   await build({
     absWorkingDir: root,
     entryPoints: { help: "client/help-main.ts" },
@@ -32,18 +35,20 @@ export async function buildCli() {
     bundle: true,
     // The declarations' lazy loaders are never called on this path: leave the commands out.
     external: ["./commands/*"],
-    format: "esm",
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
     platform: "node",
     target: "node20",
     logLevel: "warning",
   });
-  // The guard hook runs on every tool call: one small file of its own, no chunks, no zod.
+  // The guard hook runs on every tool call: one small CommonJS file of its own, no chunks, no zod.
   await build({
     absWorkingDir: root,
     entryPoints: { guard: "client/guard/main.ts" },
     outdir: "dist",
     bundle: true,
-    format: "esm",
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
     platform: "node",
     target: "node20",
     logLevel: "warning",

@@ -4,7 +4,7 @@ import { readStdin } from "../io.js";
 import type { guardSpec } from "../registry.js";
 
 /**
- * `handoff guard` through the registry. bin/handoff.js normally runs dist/guard.js directly
+ * `handoff guard` through the registry. bin/handoff.cjs normally runs dist/guard.cjs directly
  * (fast start-up); this path serves `main()` callers and gives the same decisions.
  */
 

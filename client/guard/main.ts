@@ -1,17 +1,14 @@
 import { readFileSync, writeSync } from "node:fs";
-import { GUARD_HELP, runGuard } from "./run-guard.js";
+import { runGuard } from "./run-guard.js";
 
 /**
- * The guard's own entry (dist/guard.js): bin/handoff.js runs it for `handoff guard` before the
+ * The guard's own entry (dist/guard.cjs): bin/handoff.cjs runs it for `handoff guard` before the
  * CLI bundle is loaded, because a hook runs on every tool call and must start near `node -e 0`.
+ * `handoff guard --help` never reaches it: the launcher prints the registry's help for it.
  * Node built-ins only, no zod, no streams: stdin is read and stderr written with plain
  * synchronous calls (setting up process.stdin/stderr streams costs more than the decision).
  */
-export async function runGuardProcess(args: string[]): Promise<void> {
-  if (args.includes("--help") || args.includes("-h")) {
-    writeSync(1, GUARD_HELP);
-    return;
-  }
+export function runGuardProcess(): void {
   const outcome = runGuard(readStdinSync(), { cwd: process.cwd(), env: process.env });
   if (outcome.message) writeSync(2, `${outcome.message}\n`);
   process.exitCode = outcome.exitCode;

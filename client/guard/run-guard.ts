@@ -73,18 +73,3 @@ export function runGuard(input: string, options: { cwd: string; env: NodeJS.Proc
 function block(root: string, message: string): GuardOutcome {
   return { exitCode: 2, message, root };
 }
-
-export const GUARD_HELP = `Usage: handoff guard < EVENT.json
-
-A Claude Code PreToolUse hook (Read, Grep, Glob, Bash). When a kernel manifest is active
-(_meta/.active-manifest.json, written by 'handoff context MANIFEST --activate' or kernel's
-'kernel-manifest activate'), enforces its context policy:
-  sealed    blocks (exit 2, reason on stderr) any access to a path matching context.forbidden;
-            for Bash, the paths the command names and the folders a recursive search reads
-  bounded   allows, and appends what is not on the manifest's selectors to _meta/.context-ledger
-  advisory  allows everything
-No active manifest: allows everything. An active pointer that cannot be read: blocks.
-
-Hook configuration (settings.json, or the plugin's hooks/hooks.json): see docs/agents.md.
-Exit codes: 0 allow, 2 block.
-`;

@@ -31,6 +31,16 @@ describe("every command's --help", () => {
     expect(run).toMatchSnapshot();
   });
 
+  // The launcher answers --help from dist/help.cjs (and runs the guard from dist/guard.cjs) without
+  // loading the CLI: each text must be the one the CLI itself prints, the guard's included.
+  it.each(COMMANDS.map((c) => c.name))("the launcher's %s --help is the CLI's own", async (name) => {
+    let out = "";
+    const io: Io = { out: (t) => (out += t), err: () => undefined, progress: (_m, w) => w, stdin: process.stdin, stdinIsTTY: false, env: {}, cwd: base, color: false };
+    expect(await main([name, "--help"], io)).toBe(0);
+    const run = await runCli([name, "--help"], { cwd: base });
+    expect(run.stdout).toBe(out);
+  });
+
   it("handoff --help lists every command and --version", async () => {
     const run = await runCli(["--help"], { cwd: base });
     for (const c of COMMANDS) expect(run.stdout).toContain(`  ${c.name}`);

@@ -10,7 +10,7 @@ import { EXAMPLE_FILE, KERNEL_FIXTURES, fixtureText } from "../shared/kernel/fix
 import { ensureBuilt } from "../helpers/cli.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(repoRoot, "bin/handoff.js");
+const bin = join(repoRoot, "bin/handoff.cjs");
 let dir: string;
 
 /**

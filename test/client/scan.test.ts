@@ -10,7 +10,7 @@ import { survivingWindows } from "../shared/redact/consistency.js";
 import { ensureBuilt } from "../helpers/cli.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const launcher = join(root, "bin", "handoff.js");
+const launcher = join(root, "bin", "handoff.cjs");
 
 interface Run {
   code: number | null;

@@ -73,9 +73,9 @@ describe("the packed CLI, installed from its tarball", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
-    expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.js"]);
+    expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["chunks", "cli.js", "guard.js", "help.js"]);
+    expect(dist).toEqual(["chunks", "cli.js", "guard.cjs", "help.cjs"]);
     expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
   });
 

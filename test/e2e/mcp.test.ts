@@ -46,7 +46,7 @@ beforeAll(async () => {
   host = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
   transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(repoRoot, "bin", "handoff.js"), "mcp"],
+    args: [join(repoRoot, "bin", "handoff.cjs"), "mcp"],
     cwd: host.repo,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...host.env },
     stderr: "pipe",

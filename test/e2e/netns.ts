@@ -128,7 +128,7 @@ export async function createNamespace(): Promise<Namespace> {
       });
     },
     async run(args, options) {
-      const command = ["netns", "exec", name, process.execPath, join(repoRoot, "bin", "handoff.js"), ...args];
+      const command = ["netns", "exec", name, process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args];
       const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...options.env, ...runMarker() };
       try {
         const { stdout, stderr } = await promisify(execFile)("ip", command, { cwd: options.cwd, env });

@@ -7,7 +7,7 @@ import { expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
 
 /**
- * Runs the BUILT CLI (`node bin/handoff.js`) the way a user does, for golden tests: a clean
+ * Runs the BUILT CLI (`node bin/handoff.cjs`) the way a user does, for golden tests: a clean
  * environment (PATH, the run's TMPDIR and marker, plus what the test passes, colour off), stdin
  * closed after `input`. No kill timer: a busy machine must not fail a slow run. A hang fails the
  * test by the test's own time limit, and the global teardown stops the CLI left behind.
@@ -15,7 +15,7 @@ import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
  */
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(repoRoot, "bin", "handoff.js");
+const bin = join(repoRoot, "bin", "handoff.cjs");
 
 export interface CliRun {
   stdout: string;
