@@ -7,6 +7,7 @@ import { HandoffError, type Result, err, ok } from "../shared/errors.js";
 import { isHandoffId } from "../shared/handoff-id.js";
 import { isShareUrl, parseShareUrl } from "../shared/share-url.js";
 import { ensurePrivateDir, writePrivateFile } from "./private-file.js";
+import { recordTimestamp, timestampMs } from "../shared/timestamps.js";
 
 // What this user published: one 0600 JSON file per id under <configDir>/published (0700), so
 // `handoff revoke` and `handoff published` work later. The share key is deliberately NOT kept:
@@ -53,7 +54,7 @@ export async function listPublished(configDir: string): Promise<{ records: Publi
     if (read.ok && read.value) records.push(read.value);
     else if (!read.ok) warnings.push(`skipped ${read.error.message}`);
   }
-  records.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+  records.sort((a, b) => (timestampMs(b.created_at) ?? 0) - (timestampMs(a.created_at) ?? 0));
   return { records, warnings };
 }
 
@@ -72,7 +73,7 @@ export async function findPublished(configDir: string, idOrUrl: string): Promise
 export async function markRevoked(configDir: string, idOrUrl: string, now: Date = new Date()): Promise<PublishedRecord | undefined> {
   const record = await findPublished(configDir, idOrUrl);
   if (record === undefined) return undefined;
-  const revoked = { ...record, revoked_at: record.revoked_at ?? now.toISOString() };
+  const revoked = { ...record, revoked_at: record.revoked_at ?? recordTimestamp(now) };
   await savePublished(configDir, revoked);
   return revoked;
 }
@@ -80,7 +81,7 @@ export async function markRevoked(configDir: string, idOrUrl: string, now: Date 
 /** Revoked wins over expired: it says what the owner did. */
 export function publishedState(record: PublishedRecord, now: Date = new Date()): PublishedState {
   if (record.revoked_at !== undefined) return "revoked";
-  return Date.parse(record.expires_at) <= now.getTime() ? "expired" : "active";
+  return (timestampMs(record.expires_at) ?? 0) <= now.getTime() ? "expired" : "active";
 }
 
 function idFrom(idOrUrl: string): string {

@@ -5,6 +5,7 @@ import { scanFrontmatter } from "../shared/ce/frontmatter-scan.js";
 import { HandoffError } from "../shared/errors.js";
 import { enumerateCandidates } from "./discover/enumerate.js";
 import { inspectManagedRoot, managedRoots, STORE_FOLDER } from "./store.js";
+import { timestampMs } from "../shared/timestamps.js";
 
 /**
  * The managed store as a list of handoffs, and the only way anything in it is deleted. A file
@@ -41,7 +42,7 @@ export function provenHandoff(path: string): StoreEntry | string {
     const scan = scanFrontmatter(head.subarray(0, length));
     if (scan.kind !== "indexed" || scan.data.artifact_contract !== CE_CONTRACT) return "no ce-handoff/v1 frontmatter";
     const created = scan.data.created_at;
-    if (typeof created !== "string" || Number.isNaN(Date.parse(created))) return "no created_at in its frontmatter";
+    if (typeof created !== "string" || timestampMs(created) === undefined) return "no created_at in its frontmatter";
     const text = (value: unknown) => (typeof value === "string" ? value : null);
     return {
       path,
@@ -85,7 +86,7 @@ export function listStore(env: NodeJS.ProcessEnv): { entries: StoreEntry[]; fold
       if (typeof entry !== "string") entries.push(entry);
     }
   }
-  entries.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || a.path.localeCompare(b.path));
+  entries.sort((a, b) => (timestampMs(b.created_at) ?? 0) - (timestampMs(a.created_at) ?? 0) || a.path.localeCompare(b.path));
   return { entries, folders, warnings };
 }
 

@@ -50,6 +50,9 @@ export type ConfigFileV2 = z.infer<typeof ConfigFileV2Schema>;
 export const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
+// zod's own check, kept on purpose: it agrees with checkRfc3339 (shared/timestamps.ts) on every
+// shape but second 60, which it refuses; a record's times are compared with the clock, and a leap
+// second is an instant Date cannot hold. Written by recordTimestamp; the server's expires_at alike.
 const timestamp = z.iso.datetime({ offset: true });
 
 export const PublishedRecordSchema = z.object({

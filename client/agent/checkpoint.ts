@@ -7,6 +7,7 @@ import { kernelTarget, makeKernelDir } from "../kernel-target.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
 import { captureGit, dirtyTreeSha256 } from "../git.js";
 import { writeExclusive } from "../store.js";
+import { kernelTimestamp } from "../../shared/timestamps.js";
 
 /**
  * `handoff checkpoint`: records resumed work as a kernel.checkpoint/v1 (the reference's
@@ -65,7 +66,7 @@ export async function writeCheckpoint(options: CheckpointOptions): Promise<Check
   const name = options.name ?? parent?.identity.name ?? basename(git.toplevel);
   const checkpoint = buildCheckpoint({
     name,
-    created: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    created: kernelTimestamp(now),
     provenance: { branch: git.branch ?? "HEAD", commit: git.head, dirty, ...(dirty ? { dirty_tree_sha256: await dirtyTreeSha256(git.toplevel, options.env) } : {}) },
     goal,
     ...(handoffRef ? { handoffRef } : {}),

@@ -15,6 +15,7 @@ import { writeNewPrivateFile } from "../private-file.js";
 import type { contextSpec } from "../registry.js";
 import type { Io } from "../io.js";
 import type { ActivationResult, DeactivationResult } from "../guard/activation.js";
+import { kernelTimestamp } from "../../shared/timestamps.js";
 
 /** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
 export interface UnmetRequirement {
@@ -51,7 +52,7 @@ export async function compileManifest(source: string, options: { cwd: string; en
   const bundle = await compileContext(manifest, reader, isForbidden);
   const projectTokens = projectInstructionsTokens(root);
   const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
-  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: new Date().toISOString() });
+  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: kernelTimestamp(new Date()) });
   const check = validateContextReceipt(receipt);
   if (!check.ok) {
     throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {

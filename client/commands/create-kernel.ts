@@ -11,6 +11,7 @@ import { kernelTarget, makeKernelDir } from "../kernel-target.js";
 import { readRegularFile } from "../read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
+import { kernelTimestamp } from "../../shared/timestamps.js";
 
 /**
  * `handoff create --format kernel`: a kernel.handoff/v1 manifest, the canonical JSON form. The
@@ -81,7 +82,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   const dirty = git.dirty > 0;
   const captured = {
     name: name ?? basename(git.toplevel),
-    created: now.toISOString(),
+    created: kernelTimestamp(now),
     branch: git.branch ?? "HEAD",
     commit: git.head,
     dirty,

@@ -25,6 +25,7 @@ import { formatCreateReport, formatKernelReport } from "../output.js";
 import type { KernelCreateResult } from "./create-kernel.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
+import { ceTimestamp } from "../../shared/timestamps.js";
 
 
 export interface CreateOptions {
@@ -110,7 +111,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
 
   const metadata: CeFields = {
     artifact_contract: CE_CONTRACT,
-    created_at: deps.now().toISOString(),
+    created_at: ceTimestamp(deps.now()),
     title,
     summary,
     keywords: keywords.map((keyword, i) => clean(`keywords[${i}]`, keyword)),

@@ -4,6 +4,7 @@ import { implement } from "../command.js";
 import { oneLine } from "../platform/terminal.js";
 import type { pruneSpec } from "../registry.js";
 import { deleteHandoffs, listStore } from "../store-index.js";
+import { timestampMs } from "../../shared/timestamps.js";
 
 export interface PruneResult {
   older_than_seconds: number;
@@ -21,7 +22,8 @@ export const command = implement<typeof pruneSpec>()({
     const seconds = parseDuration(flags["older-than"], "--older-than");
     const cutoff = Date.now() - seconds * 1000;
     const { entries, warnings } = listStore(io.env);
-    const old = entries.filter((e) => Date.parse(e.created_at) < cutoff);
+    // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.
+    const old = entries.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoff);
     if (!flags["dry-run"]) deleteHandoffs(old);
     return { older_than_seconds: seconds, dry_run: Boolean(flags["dry-run"]), removed: old.map(({ path, created_at }) => ({ path, created_at })), kept: entries.length - old.length, warnings };
   },

@@ -6,6 +6,7 @@ import { configDirFor } from "../config.js";
 import { findPublished, markRevoked } from "../published-store.js";
 import { callOptionsFor, revokeOnServer } from "../publish/server-api.js";
 import type { revokeSpec } from "../registry.js";
+import { recordTimestamp } from "../../shared/timestamps.js";
 
 export interface RevokeResult {
   id: string;
@@ -34,7 +35,7 @@ export const command = implement<typeof revokeSpec>()({
     }
     await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, callOptionsFor(io.env));
     const updated = await markRevoked(configDir, record.id);
-    return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? new Date().toISOString() };
+    return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? recordTimestamp(new Date()) };
   },
   human: (result) => ({ err: `Revoked ${result.id} on ${result.server}: every later read fails as revoked, and the body is deleted.` }),
   outcome: () => "ok",

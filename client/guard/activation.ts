@@ -7,6 +7,7 @@ import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { gitToplevel } from "../context-io.js";
 import { readManifestFile, validatedManifest } from "../manifest-file.js";
 import { type ActivePointer, LEDGER_PATH, type LedgerEntry, POINTER_PATH, parsePointer } from "./state.js";
+import { kernelTimestamp } from "../../shared/timestamps.js";
 
 /**
  * Arming and disarming the context guard, with kernel's state files (see state.ts): what
@@ -45,7 +46,7 @@ export async function activateManifest(options: { manifest: string; cwd: string;
     mode: context.mode,
     forbidden: context.forbidden,
     allowlist: context.allowlist,
-    activated: (options.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    activated: kernelTimestamp(options.now?.() ?? new Date()),
   };
   const pointerPath = join(root, POINTER_PATH);
   const before = readPointerIfAny(pointerPath);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { decide, type GuardDecision, type HookEvent } from "./decide.js";
 import { appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "./state.js";
+import { kernelTimestamp } from "../../shared/timestamps.js";
 
 /**
  * One `handoff guard` run: a Claude Code PreToolUse event in, an exit code and a message out.
@@ -60,7 +61,7 @@ export function runGuard(input: string, options: { cwd: string; env: NodeJS.Proc
     };
   }
   if (decision.action === "ledger") {
-    const ts = (options.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const ts = kernelTimestamp(options.now?.() ?? new Date());
     try {
       appendLedger(root, decision.targets.map((path) => ({ path, reason: UNSTATED_REASON, ts })));
     } catch (cause) {

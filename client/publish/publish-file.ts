@@ -13,6 +13,7 @@ import { savePublished } from "../published-store.js";
 import { readTextFile, tooLarge } from "../read-file.js";
 import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../shared/size-limits.js";
 import { callOptionsFor, publishCiphertext } from "./server-api.js";
+import { recordTimestamp } from "../../shared/timestamps.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -79,7 +80,8 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   const plaintext = new TextEncoder().encode(redacted.text);
   if (plaintext.length > MAX_PLAINTEXT) throw tooLarge(options.path, MAX_PLAINTEXT, "publish a pointer-first handoff, not a transcript");
   const label = options.label ?? detectFormat(redacted.text);
-  const createdAt = label.created_at ?? (options.now?.() ?? new Date()).toISOString();
+  const publishedAt = recordTimestamp(options.now?.() ?? new Date());
+  const createdAt = label.created_at ?? publishedAt;
   const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
   // The server stores the read token's hash, so the id alone never opens (or spends) the link.
   const readToken = await deriveReadToken(key);
@@ -114,7 +116,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
         expires_at: published.expires_at,
         max_views: published.max_views,
         scope: published.scope,
-        created_at: (options.now?.() ?? new Date()).toISOString(),
+        created_at: publishedAt,
         local_path: options.path,
         ...(label.title !== undefined ? { title: label.title } : {}),
       })),

@@ -1,11 +1,12 @@
 import { formatDuration } from "../../shared/duration.js";
 import { redactionLines } from "../output.js";
 import type { PublishResult } from "./publish-file.js";
+import { timestampMs } from "../../shared/timestamps.js";
 
 /** What `publish` tells a person: link, limits, how to revoke, warnings; the fenced resume last. */
 export function formatPublishReport(result: PublishResult, options: { closing?: boolean; now?: Date } = {}): string {
   const now = options.now ?? new Date();
-  const left = Math.max(0, Math.round((Date.parse(result.expires_at) - now.getTime()) / 1000));
+  const left = Math.max(0, Math.round(((timestampMs(result.expires_at) ?? now.getTime()) - now.getTime()) / 1000));
   const lines = [
     `Published ${result.path} (encrypted on this machine; the server holds ciphertext only)`,
     `  share URL: ${result.url}`,

@@ -1,5 +1,16 @@
 import * as z from "zod";
+import { isIsoUtc } from "../timestamps.js";
 import { CE_CONTRACT } from "./contract.js";
+
+/** POSIX absolute, or a Windows drive path: the capture machine may be either. */
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
+const HEX_SHA = /^[0-9a-f]{7,64}$/;
+
+/** "is required" when the key is missing, the expectation otherwise. */
+const expect = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected);
+
+const text = (what: string) =>
+  z.string({ error: expect(`must be a string (${what})`) }).refine((v) => v.trim().length > 0, { message: "must not be empty" });
 
 /**
  * The ce-handoff/v1 frontmatter contract (../shared/spec/ce-handoff-v1.md), as a zod schema.
@@ -16,30 +27,6 @@ import { CE_CONTRACT } from "./contract.js";
  * }).success // true
  * ```
  */
-
-
-/** Strict ISO-8601 UTC: date, time to the second, optional fraction, literal Z. */
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
-
-/** True for an ISO-8601 UTC timestamp that names a real instant (no Feb 30, no hour 24). */
-export function isIsoUtc(value: string): boolean {
-  const match = ISO_UTC.exec(value);
-  if (!match) return false;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
-}
-
-/** POSIX absolute, or a Windows drive path: the capture machine may be either. */
-const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
-const HEX_SHA = /^[0-9a-f]{7,64}$/;
-
-/** "is required" when the key is missing, the expectation otherwise. */
-const expect = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected);
-
-const text = (what: string) =>
-  z.string({ error: expect(`must be a string (${what})`) }).refine((v) => v.trim().length > 0, { message: "must not be empty" });
-
 export const CeFrontmatterSchema = z.looseObject({
   artifact_contract: z.literal(CE_CONTRACT, { error: expect(`must be "${CE_CONTRACT}"`) }),
   created_at: z.string({ error: expect("must be ISO-8601 UTC") }).refine(isIsoUtc, { message: "must be ISO-8601 UTC" }),

@@ -1,6 +1,7 @@
 import type { JsonPathSegment } from "./json-path.js";
 import { type Report, type Rule, asArray, asRecord, asString } from "./issues.js";
-import { checkCommitSha, checkPortablePath, checkRfc3339, checkSha256, parseLineRange } from "./checks.js";
+import { checkRfc3339 } from "../timestamps.js";
+import { checkCommitSha, checkPortablePath, checkSha256, parseLineRange } from "./checks.js";
 
 /**
  * Checks Handoff makes beyond the contract. Kernel's reference validator does not make them, so

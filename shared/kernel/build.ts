@@ -20,7 +20,7 @@ export interface PinnedArtifact {
 export interface CapturedState {
   /** Used when the partial does not name the work itself. */
   name: string;
-  /** RFC 3339, normally `new Date().toISOString()`. */
+  /** RFC 3339, normally `kernelTimestamp(new Date())` (shared/timestamps.ts). */
   created: string;
   branch: string;
   commit: string;

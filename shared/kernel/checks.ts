@@ -1,64 +1,8 @@
 /**
  * Single-value checks behind the kernel rules and advisories. Each returns `undefined` when the value is fine
  * and otherwise a message that says what is wrong, so rules, the context compiler and drift
- * checks all judge a timestamp, a path or a revision range the same way.
+ * checks all judge a path or a revision range the same way. Timestamps: shared/timestamps.ts.
  */
-
-// Upper-case T and Z only: RFC 3339 lets an application restrict them, and kernel's reference does.
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
-
-/** Days (UTC, `YYYY-MM-DD`) that ended with a leap second, 23:59:60Z (IERS Bulletin C). */
-export const LEAP_SECOND_DAYS: ReadonlySet<string> = new Set([
-  "1972-06-30", "1972-12-31", "1973-12-31", "1974-12-31", "1975-12-31", "1976-12-31", "1977-12-31",
-  "1978-12-31", "1979-12-31", "1981-06-30", "1982-06-30", "1983-06-30", "1985-06-30", "1987-12-31",
-  "1989-12-31", "1990-12-31", "1992-06-30", "1993-06-30", "1994-06-30", "1995-12-31", "1997-06-30",
-  "1998-12-31", "2005-12-31", "2008-12-31", "2012-06-30", "2015-06-30", "2016-12-31",
-]);
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** Whether local 23:59:60-ish time at `offsetMinutes` east of UTC is the last second of a leap-second day. */
-function isRealLeapSecond(year: number, month: number, day: number, hour: number, minute: number, offsetMinutes: number): boolean {
-  // Date.UTC maps years 0-99 to 1900-1999; build the date with setUTCFullYear instead.
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month - 1, day);
-  utc.setUTCHours(hour, minute - offsetMinutes, 0, 0);
-  if (utc.getUTCHours() !== 23 || utc.getUTCMinutes() !== 59) return false;
-  return LEAP_SECOND_DAYS.has(utc.toISOString().slice(0, 10));
-}
-
-/**
- * identity.created as the contract has it: kernel's reference check (upper-case `T`, a zone,
- * a real calendar date and time of day) except where that check breaks RFC 3339, which wins:
- * year 0000 exists, second 60 exists at a real leap second, and an offset's minutes are 00-59
- * (see docs/conformance.md).
- *
- * @example
- * ```ts
- * checkRfc3339("2026-07-10T21:45:00Z") // undefined
- * checkRfc3339("2016-12-31T23:59:60Z") // undefined (a real leap second)
- * checkRfc3339("2026-02-30T00:00:00Z") // "2026-02-30 is not a calendar date"
- * ```
- */
-export function checkRfc3339(text: string): string | undefined {
-  const match = RFC3339.exec(text);
-  if (match === null) return "must be an RFC 3339 timestamp with a time zone, like 2026-07-10T21:45:00Z or 2026-07-10T23:45:00+02:00 (upper-case T and Z)";
-  const [, y, mo, d, h, mi, s, , , oh, om] = match.map((part) => (part === undefined ? 0 : Number(part)));
-  const [year, month, day, hour, minute, second] = [y!, mo!, d!, h!, mi!, s!];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-    return `${text.slice(0, 10)} is not a calendar date`;
-  }
-  if (oh! > 23 || om! > 59) return "time zone offset is out of range (hours 00-23, minutes 00-59)";
-  if (hour > 23 || minute > 59 || second > 60) return `${text.slice(11, 19)} is not a time of day`;
-  if (second === 60) {
-    const offset = (match[8] === "-" ? -1 : 1) * (oh! * 60 + om!);
-    if (!isRealLeapSecond(year, month, day, hour, minute, offset)) return `${text.slice(11, 19)}: second 60 exists only at a leap second (23:59:60 UTC on a day that had one)`;
-  }
-  return undefined;
-}
 
 /**
  * A repository-relative path as the contract has it: not empty, no NUL, not absolute, and no

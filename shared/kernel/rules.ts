@@ -1,7 +1,8 @@
 import type { JsonPathSegment } from "./json-path.js";
 import { type Report, type Rule, asArray, asRecord, asString, pyTruthy } from "./issues.js";
 import { selectorIssues } from "../selector-rules.js";
-import { checkRepoPath, checkRfc3339 } from "./checks.js";
+import { checkRfc3339 } from "../timestamps.js";
+import { checkRepoPath } from "./checks.js";
 import type { NumberLiteral } from "./strict-json.js";
 
 /**
