@@ -257,6 +257,7 @@ describe("handoff context", () => {
     const bundle = readFileSync(out, "utf8");
     const receipt = JSON.parse(readFileSync(receiptPath, "utf8")) as Record<string, unknown>;
     expect(validateContextReceipt(receipt)).toMatchObject({ ok: true, issues: [] });
+    expect(receipt.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/); // kernel's reference's own shape
     expect(receipt).toMatchObject({
       manifest,
       status: "within_budget",
