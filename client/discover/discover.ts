@@ -63,27 +63,7 @@ export interface DiscoveryResult {
  */
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
   const warnings: string[] = [];
-  const boundaries: string[] = [];
-  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
-  const files: CandidateFile[] = [];
-  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
-  let truncated = false;
-
-  for (const dir of safeBoundaries(options.boundaries, warnings)) {
-    let enumeration;
-    try {
-      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
-    } catch {
-      continue; // no ce-handoff folder yet: nothing to find there
-    }
-    boundaries.push(enumeration.boundary);
-    truncated ||= enumeration.truncated;
-    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
-    for (const file of enumeration.candidates) files.push(file);
-    notIndexed.count += enumeration.notIndexed.count;
-    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
-  }
-
+  const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
   const current = await options.current;
   let kernelFiles = 0;
   const ranker = createRanker({ keywords: options.keywords, now: options.now, current });
@@ -142,6 +122,30 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     searched: { files: files.length + kernelFiles, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
     warnings,
   };
+}
+
+/** Every boundary's candidates, in order, with what each enumeration skipped or left unindexed. */
+function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
+  const boundaries: string[] = [];
+  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
+  const files: CandidateFile[] = [];
+  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
+  let truncated = false;
+  for (const dir of safeBoundaries(options.boundaries, warnings)) {
+    let enumeration;
+    try {
+      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
+    } catch {
+      continue; // no ce-handoff folder yet: nothing to find there
+    }
+    boundaries.push(enumeration.boundary);
+    truncated ||= enumeration.truncated;
+    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
+    for (const file of enumeration.candidates) files.push(file);
+    notIndexed.count += enumeration.notIndexed.count;
+    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
+  }
+  return { boundaries, files, skipped, notIndexed, truncated };
 }
 
 /**
