@@ -1,5 +1,4 @@
 import { GIT_SAFE_CONFIG, runGit } from "./platform/git.js";
-import { createHash } from "node:crypto";
 import { HandoffError } from "../shared/errors.js";
 import { basename, dirname } from "node:path";
 import type { ContinuityGit } from "../shared/ce/continuity.js";
@@ -171,5 +170,7 @@ async function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise
 export async function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
   const run = await runGit(["diff", "--binary", "--no-textconv", "--no-ext-diff", "HEAD"], { cwd: toplevel, env, maxBytes: 512 * 1024 * 1024, binary: true });
   if (run.failure !== undefined) throw new HandoffError("io_failed", `git diff --binary HEAD failed: ${run.failure}`, { hint: "check the repository" });
+  // Loaded here, not at the top: discovery imports this module on every resume and never hashes.
+  const { createHash } = await import("node:crypto");
   return createHash("sha256").update(run.stdout).digest("hex");
 }

@@ -2,11 +2,11 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { kernelIndex } from "../../shared/discover/kernel-index.js";
-import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
+import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, createdAtMs, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
 import { readRegularFile } from "../read-file.js";
-import { NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "./enumerate.js";
+import { type CandidateFile, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "./enumerate.js";
 import { readCandidateHead } from "./read-head.js";
 
 /**
@@ -63,27 +63,7 @@ export interface DiscoveryResult {
  */
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
   const warnings: string[] = [];
-  const boundaries: string[] = [];
-  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
-  const files: { path: string; fileName: string }[] = [];
-  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
-  let truncated = false;
-
-  for (const dir of safeBoundaries(options.boundaries, warnings)) {
-    let enumeration;
-    try {
-      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
-    } catch {
-      continue; // no ce-handoff folder yet: nothing to find there
-    }
-    boundaries.push(enumeration.boundary);
-    truncated ||= enumeration.truncated;
-    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
-    for (const file of enumeration.candidates) files.push(file);
-    notIndexed.count += enumeration.notIndexed.count;
-    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
-  }
-
+  const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
   const current = await options.current;
   let kernelFiles = 0;
   const ranker = createRanker({ keywords: options.keywords, now: options.now, current });
@@ -100,29 +80,10 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
   }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
   for (const file of files) {
-    const head = readCandidateHead(file.path);
-    if (head.kind === "skipped") {
-      skipped.special++;
-      continue;
-    }
-    const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: head.mtimeMs, fileName: file.fileName };
-    let extra: Extra | undefined;
-    if (head.kind === "first-line") {
-      extra = { unindexed_reason: "no frontmatter", first_line: head.firstLine };
-    } else {
-      const read = scanFrontmatter(head.bytes);
-      if (read.kind === "needs_yaml") {
-        needsYaml.push({ meta, text: read.text });
-        continue;
-      }
-      if (read.kind === "indexed") {
-        meta.indexed = true;
-        meta.frontmatter = candidateFrontmatter(read.data);
-      } else {
-        extra = { unindexed_reason: read.reason };
-      }
-    }
-    shortlist.offer(ranker.score(meta), meta, extra);
+    const read = indexCandidate(file);
+    if (read === undefined) skipped.special++;
+    else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
+    else shortlist.offer(ranker.score(dated(read.meta)), read.meta, read.extra);
   }
   // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
   if (needsYaml.length > 0) {
@@ -133,7 +94,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
         meta.indexed = true;
         meta.frontmatter = candidateFrontmatter(parsed.value);
       }
-      shortlist.offer(ranker.score(meta), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
+      shortlist.offer(ranker.score(dated(meta)), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
     }
   }
 
@@ -161,6 +122,53 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     searched: { files: files.length + kernelFiles, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
     warnings,
   };
+}
+
+/** Every boundary's candidates, in order, with what each enumeration skipped or left unindexed. */
+function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
+  const boundaries: string[] = [];
+  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
+  const files: CandidateFile[] = [];
+  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
+  let truncated = false;
+  for (const dir of safeBoundaries(options.boundaries, warnings)) {
+    let enumeration;
+    try {
+      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
+    } catch {
+      continue; // no ce-handoff folder yet: nothing to find there
+    }
+    boundaries.push(enumeration.boundary);
+    truncated ||= enumeration.truncated;
+    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
+    for (const file of enumeration.candidates) files.push(file);
+    notIndexed.count += enumeration.notIndexed.count;
+    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
+  }
+  return { boundaries, files, skipped, notIndexed, truncated };
+}
+
+/**
+ * One candidate's index from its head, read within the contract's bounds: undefined when the
+ * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
+ */
+function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+  const head = readCandidateHead(file.path);
+  if (head.kind === "skipped") return undefined;
+  const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
+  if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
+  const read = scanFrontmatter(head.bytes);
+  if (read.kind === "needs_yaml") return { meta, yaml: read.text };
+  if (read.kind === "unindexed") return { meta, extra: { unindexed_reason: read.reason } };
+  meta.indexed = true;
+  meta.frontmatter = candidateFrontmatter(read.data);
+  return { meta };
+}
+
+/** The modification time, read only for a candidate whose frontmatter gives no creation time. */
+function dated(meta: CandidateMeta): CandidateMeta {
+  if (Number.isNaN(meta.mtimeMs) && createdAtMs(meta) === undefined) meta.mtimeMs = lstatSync(meta.path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
+  return meta;
 }
 
 /** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */

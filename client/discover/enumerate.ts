@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
-import { extname, join, sep } from "node:path";
+import { sep } from "node:path";
 
 /** A file that may be a handoff, known only by its filesystem metadata: nothing has been read. */
 export interface CandidateFile {
@@ -82,6 +82,9 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
     } catch {
       return; // unreadable folder: nothing in it can be a candidate
     }
+    // An entry's name has no separator and `dir` is already normal: plain concatenation gives
+    // what join would, without normalising ten thousand paths.
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
     for (const entry of entries) {
       if (++visited > maxEntries) {
         truncated = true;
@@ -91,21 +94,26 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
         skipped.symlinks++;
       } else if (entry.isDirectory()) {
         // Deeper folders are still walked (within maxEntries), so what they hold is counted.
-        walk(join(dir, entry.name), depth + 1);
+        walk(prefix + entry.name, depth + 1);
       } else if (!entry.isFile()) {
         skipped.special++;
       } else if (depth > maxDepth) {
-        note(join(dir, entry.name), `more than ${maxDepth} folders below the boundary`);
-      } else if (HANDOFF_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-        found.push({ path: join(dir, entry.name), fileName: entry.name });
+        note(prefix + entry.name, `more than ${maxDepth} folders below the boundary`);
+      } else if (HANDOFF_EXTENSIONS.has(extensionOf(entry.name))) {
+        found.push({ path: prefix + entry.name, fileName: entry.name });
       } else {
-        note(join(dir, entry.name), `not a handoff file type (${[...HANDOFF_EXTENSIONS].join(", ")})`);
+        note(prefix + entry.name, `not a handoff file type (${[...HANDOFF_EXTENSIONS].join(", ")})`);
       }
     }
   };
   walk(root, 0);
 
   if (found.length <= options.maxCandidates) return { boundary: root, candidates: found, notIndexed, skipped, truncated };
+  return { boundary: root, candidates: mostRecent(found, options.maxCandidates, skipped, note), notIndexed, skipped, truncated };
+}
+
+/** The `max` most recent candidates (lstat dates them); the others are counted and noted. */
+function mostRecent(found: CandidateFile[], max: number, skipped: Enumeration["skipped"], note: (path: string, reason: string) => void): CandidateFile[] {
   const dated: (CandidateFile & { mtimeMs: number })[] = [];
   for (const candidate of found) {
     // lstat, not stat: the entry could have been swapped for a symlink since readdir.
@@ -119,10 +127,15 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
     dated.push({ ...candidate, mtimeMs: stats.mtimeMs });
   }
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
-  skipped.overBound += Math.max(0, dated.length - options.maxCandidates);
-  const kept = dated.slice(0, options.maxCandidates);
-  for (const over of dated.slice(options.maxCandidates)) note(over.path, `over the candidate bound: only the ${options.maxCandidates} most recent files are read (--max-candidates)`);
-  return { boundary: root, candidates: kept, notIndexed, skipped, truncated };
+  skipped.overBound += Math.max(0, dated.length - max);
+  for (const over of dated.slice(max)) note(over.path, `over the candidate bound: only the ${max} most recent files are read (--max-candidates)`);
+  return dated.slice(0, max);
+}
+
+/** What path.extname gives, lower-cased: a leading dot (".md") names a hidden file, not a type. */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot).toLowerCase();
 }
 
 function within(dir: string, root: string): boolean {

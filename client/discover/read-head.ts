@@ -17,18 +17,21 @@ const NEWLINE = 0x0a;
 const scratch = Buffer.allocUnsafe(HEAD_MAX_BYTES);
 
 /**
- * `mtimeMs` comes from the fstat of the opened file, so enumeration need not stat it first.
  * `bytes` of a "head" is a view of one shared buffer: use it before the next call (or copy it).
+ * No modification time: most handoffs carry `created_at`, so discovery stats only the files
+ * that ranking must date by their mtime (an fstat per file was a tenth of discovery's time).
  */
 export type HeadRead =
-  | { kind: "head"; bytes: Uint8Array; bytesRead: number; mtimeMs: number }
-  | { kind: "first-line"; firstLine: string; bytesRead: number; mtimeMs: number }
+  | { kind: "head"; bytes: Uint8Array; bytesRead: number }
+  | { kind: "first-line"; firstLine: string; bytesRead: number }
   | { kind: "skipped"; reason: "not-regular" | "unreadable" };
 
 /**
  * Reads the start of a candidate without ever blocking or reading past the contract's bounds.
  * Opened with O_NOFOLLOW (a symlink planted since enumeration is refused) and O_NONBLOCK (a
- * FIFO swapped in cannot hang us), then fstat on the descriptor: only a regular file is read.
+ * FIFO swapped in cannot hang us). Enumeration saw a regular file; what can have been swapped
+ * in since reads as nothing or fails (a FIFO, a folder), so only an empty or failed read costs
+ * an fstat, which tells an empty file from something that is not a regular file.
  * A file that does not start with the exact `---` line yields its first line only; one that
  * does is read in small steps until the closing delimiter, 64 lines or 16 KiB. `bytes` ends at
  * that bound; `bytesRead` counts every byte taken from the file (at most one step more).
@@ -41,13 +44,12 @@ export function readCandidateHead(path: string): HeadRead {
     return { kind: "skipped", reason: "unreadable" };
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { kind: "skipped", reason: "not-regular" };
     // Enough to tell the opener, "---\n" or "---\r\n", from any other first line: a file without
     // it is read no further than its first line.
     let length = readSync(fd, scratch, 0, 5, 0);
+    if (length === 0 && !isRegular(fd)) return { kind: "skipped", reason: "not-regular" };
     const isOpener = scratch[0] === 0x2d && scratch[1] === 0x2d && scratch[2] === 0x2d && (scratch[3] === NEWLINE || (length >= 5 && scratch[3] === 0x0d && scratch[4] === NEWLINE));
-    if (length < 4 || !isOpener) return { ...firstLineOf(fd, length), mtimeMs: stats.mtimeMs };
+    if (length < 4 || !isOpener) return firstLineOf(fd, length);
     const scan = { from: scratch.indexOf(NEWLINE) + 1, lines: 1 };
     let end = headEnd(length, scan);
     while (end === undefined && length < HEAD_MAX_BYTES) {
@@ -57,11 +59,20 @@ export function readCandidateHead(path: string): HeadRead {
       end = headEnd(length, scan);
     }
     // A view, not a copy: it is valid until the next call, and discovery scans it at once.
-    return { kind: "head", bytes: scratch.subarray(0, end ?? length), bytesRead: length, mtimeMs: stats.mtimeMs };
+    return { kind: "head", bytes: scratch.subarray(0, end ?? length), bytesRead: length };
   } catch {
-    return { kind: "skipped", reason: "unreadable" };
+    // A FIFO with a writer fails with EAGAIN, a folder with EISDIR: name what it is.
+    return { kind: "skipped", reason: isRegular(fd) ? "unreadable" : "not-regular" };
   } finally {
     closeSync(fd);
+  }
+}
+
+function isRegular(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -1,7 +1,8 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
-import { KERNEL_CHECKPOINT_SCHEMA_ID, validateKernelCheckpoint } from "../../shared/kernel/checkpoint.js";
+import { validateKernelCheckpoint } from "../../shared/kernel/checkpoint.js";
+import { KERNEL_CHECKPOINT_SCHEMA_ID } from "../../shared/kernel/sections.js";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
 import { gitToplevel } from "../context-io.js";

@@ -109,14 +109,17 @@ function parseFlat(text: string): Record<string, unknown> | undefined {
     if (end === -1) end = text.length;
     const next = end + 1;
     if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    const line = text.slice(start, end);
+    const lineStart = start;
     start = next;
-    if (line.trim() === "" || line.charCodeAt(0) === 35 /* # */) continue;
-    const colon = line.indexOf(":");
-    const gap = line.charCodeAt(colon + 1);
-    if (colon <= 0 || (gap !== 32 && gap !== 9)) return undefined;
-    const key = line.slice(0, colon);
-    const literal = line.slice(colon + 2).trim();
+    // Positions, not a sliced line: only the key and the literal become strings.
+    if (text.charCodeAt(lineStart) === 35 /* # */) continue;
+    let colon = text.indexOf(":", lineStart);
+    if (colon >= end) colon = -1;
+    if (colon === -1 && text.slice(lineStart, end).trim() === "") continue;
+    const gap = text.charCodeAt(colon + 1);
+    if (colon <= lineStart || colon + 1 >= end || (gap !== 32 && gap !== 9)) return undefined;
+    const key = text.slice(lineStart, colon);
+    const literal = text.slice(colon + 2, end).trim();
     if (!KEY.test(key) || literal === "" || Object.hasOwn(out, key)) return undefined;
     let value: unknown;
     if (PLAIN_STRING.test(literal)) {

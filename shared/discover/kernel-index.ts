@@ -1,5 +1,5 @@
-import { KERNEL_CHECKPOINT_SCHEMA_ID } from "../kernel/checkpoint.js";
-import { KERNEL_HANDOFF_SCHEMA_ID } from "../kernel/schema.js";
+// The ids come from sections.ts, not the zod schemas: discovery indexes manifests without zod.
+import { KERNEL_CHECKPOINT_SCHEMA_ID, KERNEL_HANDOFF_SCHEMA_ID } from "../kernel/sections.js";
 import { parseStrictJson } from "../kernel/strict-json.js";
 import type { CandidateFrontmatter } from "./rank.js";
 

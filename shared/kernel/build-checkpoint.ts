@@ -1,5 +1,6 @@
 import { HandoffError } from "../errors.js";
-import { KERNEL_CHECKPOINT_SCHEMA_ID, type KernelCheckpoint, validateKernelCheckpoint } from "./checkpoint.js";
+import { type KernelCheckpoint, validateKernelCheckpoint } from "./checkpoint.js";
+import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
 import type { KernelHandoff } from "./schema.js";
 
 /**

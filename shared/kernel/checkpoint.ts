@@ -4,14 +4,13 @@ import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
 import { kernelCheckpointRules } from "./rules.js";
 import type { NumberLiteral } from "./strict-json.js";
 import { contextBudgetSchema, contextPolicySchema, contextSelectorSchema } from "./schema.js";
+import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
 
 /**
  * kernel.checkpoint/v1, equal in meaning to its public JSON Schema: a smaller mid-task record a
  * resume can start from. The handoff rules apply to it as kernel's reference applies them, plus
  * one of its own: a dirty checkpoint pins its uncommitted changes (dirty_tree_sha256).
  */
-
-export const KERNEL_CHECKPOINT_SCHEMA_ID = "kernel.checkpoint/v1";
 
 export const kernelCheckpointSchema = z.strictObject({
   schema: z.literal(KERNEL_CHECKPOINT_SCHEMA_ID),

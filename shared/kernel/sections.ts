@@ -2,6 +2,7 @@
 // reader renders manifests with render.ts and must not pull the classic zod build in with it.
 
 export const KERNEL_HANDOFF_SCHEMA_ID = "kernel.handoff/v1";
+export const KERNEL_CHECKPOINT_SCHEMA_ID = "kernel.checkpoint/v1";
 
 /** The top-level sections, in the schema's order. */
 export const KERNEL_SECTIONS = [
