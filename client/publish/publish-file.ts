@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
+import { SealMetaSchema } from "../../shared/crypto/frame.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseStrictJson } from "../../shared/kernel/strict-json.js";
@@ -81,7 +82,10 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   if (plaintext.length > MAX_PLAINTEXT) throw tooLarge(options.path, MAX_PLAINTEXT, "publish a pointer-first handoff, not a transcript");
   const label = options.label ?? detectFormat(redacted.text);
   const publishedAt = recordTimestamp(options.now?.() ?? new Date());
-  const createdAt = label.created_at ?? publishedAt;
+  // The document's own creation time travels sealed when the envelope can carry it; a created_at
+  // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
+  // time stands in, and the document keeps its own value inside.
+  const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
   const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
   // The server stores the read token's hash, so the id alone never opens (or spends) the link.
   const readToken = await deriveReadToken(key);

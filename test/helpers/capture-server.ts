@@ -10,6 +10,8 @@ export interface CapturedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body as sent (ciphertext does not survive the utf8 decoding of `body`). */
+  bytes: Uint8Array;
 }
 
 export interface Answer {
@@ -30,7 +32,8 @@ export async function startCaptureServer(respond: (request: CapturedRequest) => 
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const captured = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const bytes = Buffer.concat(chunks);
+      const captured = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: bytes.toString("utf8"), bytes: new Uint8Array(bytes) };
       requests.push(captured);
       const answer = respond(captured);
       const text = answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
