@@ -1,6 +1,7 @@
 import { shellQuote } from "../ce/resume-command.js";
 import { HandoffError } from "../errors.js";
 import { slug } from "../slug.js";
+import { timestampMs } from "../timestamps.js";
 import { asArray, asRecord } from "./issues.js";
 import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./schema.js";
 
@@ -81,8 +82,8 @@ function mergeArtifacts(fromPartial: unknown, pinned: readonly PinnedArtifact[])
  * @example
  * ```ts
  * buildKernelManifest({ objective: { goal: "g", success_conditions: [] } },
- *   { name: "fix login", created: "2026-07-10T21:45:00.000Z", branch: "main", commit: "ab…", dirty: false })
- * // { schema: "kernel.handoff/v1", identity: { name: "fix login", created: "2026-07-10T21:45:00.000Z" },
+ *   { name: "fix login", created: "2026-07-10T21:45:00Z", branch: "main", commit: "ab…", dirty: false })
+ * // { schema: "kernel.handoff/v1", identity: { name: "fix login", created: "2026-07-10T21:45:00Z" },
  * //   provenance: {...}, context: { policy: { mode: "advisory" } },
  * //   resume: { prompt: "handoff resume '_meta/handoffs/fix-login-2026-07-10.json'" }, objective: {...} }
  * ```
@@ -115,11 +116,11 @@ export function buildKernelManifest(partial: unknown, captured: CapturedState, o
   context.policy = policy;
 
   const resume = { ...asRecord(given.resume) };
-  const created = new Date(captured.created);
+  const createdMs = timestampMs(captured.created);
   // An unparsable time gets no default prompt: validation then names identity.created.
-  if (resume.prompt === undefined && (options.manifestPath !== undefined || !Number.isNaN(created.getTime()))) {
+  if (resume.prompt === undefined && (options.manifestPath !== undefined || createdMs !== undefined)) {
     const name = typeof identity.name === "string" ? identity.name : captured.name;
-    const path = options.manifestPath ?? `_meta/handoffs/${kernelManifestFileName(name, created)}`;
+    const path = options.manifestPath ?? `_meta/handoffs/${kernelManifestFileName(name, new Date(createdMs ?? 0))}`;
     resume.prompt = `handoff resume ${shellQuote(path)}`;
   }
 
