@@ -1,3 +1,4 @@
+import { timestampMs as parseTimestamp } from "../timestamps.js";
 import { describeAge } from "./age.js";
 import { foldText, wordTokens } from "./fold.js";
 import { normaliseRepository, sameCommit } from "./repo-identity.js";
@@ -338,13 +339,8 @@ function cwdAffinity(captured: string, query: PreparedQuery, reasons: string[] |
  * dates it by `mtimeMs`, so discovery stats only the candidates this leaves undated).
  */
 export function createdAtMs(candidate: Pick<CandidateMeta, "indexed" | "frontmatter">): number | undefined {
-  return candidate.indexed ? parsedTime(candidate.frontmatter?.created_at) : undefined;
-}
-
-function parsedTime(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? time : undefined;
+  const created = candidate.indexed ? candidate.frontmatter?.created_at : undefined;
+  return created === undefined ? undefined : parseTimestamp(created);
 }
 
 function normalisedKeyword(keyword: string): string {
