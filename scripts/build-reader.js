@@ -5,7 +5,7 @@
 // /h/assets/reader.js with its own security headers.
 //
 //   node scripts/build-reader.js      (npm run build:reader; npm run build and npm start run it)
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,15 +32,32 @@ export function readerBuildOptions(tree) {
   };
 }
 
-/** Builds the reader and writes it to dist/public/reader.js; returns the script. */
+/**
+ * Builds the reader and writes it to dist/public/reader.js; returns the script. The file is
+ * written only when its content changes, and then by rename: every `wrangler dev` watches the
+ * assets folder and restarts its worker on any write, and each one runs this build as it starts
+ * ([build] in wrangler.toml). An unchanged rewrite by one server restarted the others mid-request
+ * ("Your worker restarted mid-request", a 503 to a publish in a parallel test file).
+ */
 export async function buildReader() {
   const { build } = await import("esbuild");
   const result = await build(readerBuildOptions(root));
   const script = result.outputFiles[0]?.text;
   if (script === undefined) throw new Error("esbuild produced no output for the reader");
+  if (currentReader() === script) return script;
   mkdirSync(dirname(READER_FILE), { recursive: true });
-  writeFileSync(READER_FILE, script);
+  const temporary = `${READER_FILE}.${process.pid}.tmp`;
+  writeFileSync(temporary, script);
+  renameSync(temporary, READER_FILE);
   return script;
+}
+
+function currentReader() {
+  try {
+    return readFileSync(READER_FILE, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
