@@ -22,13 +22,29 @@ function notBuilt(error) {
   process.exit(guard ? 2 : 3);
 }
 
+/**
+ * Help goes straight to descriptor 1: setting up process.stdout for a pipe loads Node's stream
+ * and socket modules, a sixth of the whole start-up. A non-blocking stdout that is full (EAGAIN)
+ * gets the rest through process.stdout, which waits for it; a closed one (EPIPE) ends quietly.
+ */
+function printSync(text) {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += require("node:fs").writeSync(1, bytes, written);
+  } catch (error) {
+    if (error.code === "EAGAIN") process.stdout.write(bytes.subarray(written));
+    else if (error.code !== "EPIPE") throw error;
+  }
+}
+
 try {
   if (guard) {
     require("../dist/guard.cjs").runGuardProcess();
   } else {
     // Bare `handoff` on a terminal shows help; isatty avoids setting up a stdin stream.
     const text = require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0));
-    if (text !== undefined) process.stdout.write(text);
+    if (text !== undefined) printSync(text);
     else import("../dist/cli.js").then((cli) => cli.runProcess(), notBuilt);
   }
 } catch (error) {
