@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { EXIT, type ExitCode, HandoffError, errorBody, exitCodeFor, isHandoffError } from "../shared/errors.js";
+import { isHandoffId } from "../shared/handoff-id.js";
 import type { CommandSpec, FlagSpecs, FlagValues, Outcome } from "./command.js";
 import { commandHelp, mainHelp, suggestCommands } from "./help.js";
 import { type Io, processIo } from "./io.js";
@@ -79,7 +80,10 @@ function parseFor(spec: CommandSpec, args: string[]): { flags: ParsedFlags; posi
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message.replace(/\. To specify a positional argument.*$/s, "") : String(cause);
-    throw new HandoffError("usage", `handoff ${spec.name}: ${message}`, { hint: `run 'handoff ${spec.name} --help' for the flags it takes`, cause });
+    // Ids the server issued before it stopped drawing a leading '-' still exist (1 in 64 of them).
+    const dashId = args.find((arg) => arg.startsWith("-") && isHandoffId(arg));
+    const hint = dashId ? `a handoff id that starts with '-' goes after '--': handoff ${spec.name} -- ${dashId}` : `run 'handoff ${spec.name} --help' for the flags it takes`;
+    throw new HandoffError("usage", `handoff ${spec.name}: ${message}`, { hint, cause });
   }
   const flags = parsed.values as ParsedFlags;
   for (const [name, flag] of Object.entries(declared)) {

@@ -101,6 +101,16 @@ describe("defects a new user hit", () => {
     expect(existsSync(join(b.dir, "store"))).toBe(false);
   });
 
+  it("an id that starts with '-' (links from before the server stopped issuing them) is pointed to '--'", async () => {
+    const b = box("dash-id");
+    const dashId = "-q3Jf0wS5b1mCq2o9X0aZw";
+    const run = await runCli(["revoke", dashId], { cwd: b.dir, env: b.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`handoff revoke -- ${dashId}`);
+    const separated = await runCli(["revoke", "--", dashId], { cwd: b.dir, env: b.env });
+    expect(separated.stderr).not.toContain("Unknown option");
+  });
+
   it("8: bare handoff on a terminal shows the help", async () => {
     let out = "";
     const io: Io = { out: (t) => (out += t), err: () => undefined, progress: (_m, w) => w, stdin: process.stdin, stdinIsTTY: true, env: {}, cwd: base, color: false };

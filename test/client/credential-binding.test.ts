@@ -6,6 +6,7 @@ import { resolvePublishConfig } from "../../client/config.js";
 import { publishCiphertext } from "../../client/publish/server-api.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { randomBase64Url } from "../../shared/base64url.js";
+import { newHandoffId } from "../../shared/tokens.js";
 import { type CaptureServer, type CapturedRequest, everythingSent, startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 
@@ -19,7 +20,8 @@ beforeAll(ensureBuilt, 120_000);
 
 // Built at test time: no token-shaped literal sits in the repository.
 const token = (prefix: "hdp_" | "hdt_" | "hdo_") => prefix + randomBase64Url(32);
-const id = () => randomBase64Url(16);
+// An id as the server issues it (never a leading '-', which `revoke <id>` would read as a flag).
+const id = () => newHandoffId();
 
 let home: CaptureServer;
 let other: CaptureServer;

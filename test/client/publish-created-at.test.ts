@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { randomBase64Url } from "../../shared/base64url.js";
+import { newHandoffId } from "../../shared/tokens.js";
 import { openHandoff } from "../../shared/crypto/envelope.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.js";
@@ -20,7 +21,7 @@ let base: string;
 beforeAll(async () => {
   await ensureBuilt();
   server = await startCaptureServer(() => {
-    const id = randomBase64Url(16);
+    const id = newHandoffId();
     const retention = { policy: "delete-at-expiry", delete_after: EXPIRES };
     return { status: 201, body: { id, url: `/h/${id}`, expires_at: EXPIRES, max_views: null, scope: "link", owner_token: `hdo_${randomBase64Url(32)}`, retention } };
   });

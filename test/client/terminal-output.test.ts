@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { randomBase64Url } from "../../shared/base64url.js";
+import { newHandoffId } from "../../shared/tokens.js";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { ALL_HOSTILE, TERMINAL_ATTACK, expectNoRawHostile } from "../helpers/hostile-text.js";
@@ -74,7 +75,7 @@ describe("phase names of a kernel manifest", () => {
 
 describe("published titles", () => {
   it("human output escapes them; --json round-trips them", async () => {
-    const id = randomBase64Url(16);
+    const id = newHandoffId();
     const record = {
       id,
       server: server.url,
