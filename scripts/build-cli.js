@@ -26,27 +26,16 @@ export async function buildCli() {
     // CommonJS dependencies bundled into ESM need a require for node built-ins.
     banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
   });
-  // The help and version fast path: one self-contained CommonJS module (bin/handoff.cjs requires
-  // it; a CommonJS load skips the ES module loader's start-up), nothing else loaded.
+  // The launcher's two fast paths, each one self-contained CommonJS file (bin/handoff.cjs
+  // requires them; a CommonJS load skips the ES module loader's start-up), no chunks, no zod:
+  // help and --version from the declarations, and the guard hook, which runs on every tool call.
   await build({
     absWorkingDir: root,
-    entryPoints: { help: "client/help-main.ts" },
+    entryPoints: { help: "client/help-main.ts", guard: "client/guard/main.ts" },
     outdir: "dist",
     bundle: true,
-    // The declarations' lazy loaders are never called on this path: leave the commands out.
+    // The declarations' lazy loaders are never called on the help path: leave the commands out.
     external: ["./commands/*"],
-    format: "cjs",
-    outExtension: { ".js": ".cjs" },
-    platform: "node",
-    target: "node20",
-    logLevel: "warning",
-  });
-  // The guard hook runs on every tool call: one small CommonJS file of its own, no chunks, no zod.
-  await build({
-    absWorkingDir: root,
-    entryPoints: { guard: "client/guard/main.ts" },
-    outdir: "dist",
-    bundle: true,
     format: "cjs",
     outExtension: { ".js": ".cjs" },
     platform: "node",
