@@ -1,8 +1,9 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
+import { locateFrontmatter } from "../../shared/ce/frontmatter-scan.js";
+import { indexFlatFrontmatter } from "../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../shared/discover/kernel-index.js";
-import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, createdAtMs, relevant } from "../../shared/discover/rank.js";
+import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../store.js";
 import { readRegularFile } from "../read-file.js";
@@ -66,7 +67,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
   const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
   const current = await options.current;
   let kernelFiles = 0;
-  const ranker = createRanker({ keywords: options.keywords, now: options.now, current });
+  const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
   const shortlist = new Shortlist(options.limit, ranker.compare);
   // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks.
   if (options.boundaries.every((b) => b.managed) && current.toplevel) {
@@ -83,7 +84,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     const read = indexCandidate(file);
     if (read === undefined) skipped.special++;
     else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
-    else shortlist.offer(ranker.score(dated(read.meta)), read.meta, read.extra);
+    else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
   }
   // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
   if (needsYaml.length > 0) {
@@ -94,7 +95,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
         meta.indexed = true;
         meta.frontmatter = candidateFrontmatter(parsed.value);
       }
-      shortlist.offer(ranker.score(dated(meta)), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
+      shortlist.offer(ranker.score(meta), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
     }
   }
 
@@ -157,18 +158,18 @@ function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Ext
   if (head.kind === "skipped") return undefined;
   const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
   if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
-  const read = scanFrontmatter(head.bytes);
-  if (read.kind === "needs_yaml") return { meta, yaml: read.text };
-  if (read.kind === "unindexed") return { meta, extra: { unindexed_reason: read.reason } };
+  const block = locateFrontmatter(head.bytes);
+  if (block.kind === "unindexed") return { meta, extra: { unindexed_reason: block.reason } };
+  const frontmatter = indexFlatFrontmatter(block.text);
+  if (frontmatter === undefined) return { meta, yaml: block.text };
   meta.indexed = true;
-  meta.frontmatter = candidateFrontmatter(read.data);
+  meta.frontmatter = frontmatter;
   return { meta };
 }
 
-/** The modification time, read only for a candidate whose frontmatter gives no creation time. */
-function dated(meta: CandidateMeta): CandidateMeta {
-  if (Number.isNaN(meta.mtimeMs) && createdAtMs(meta) === undefined) meta.mtimeMs = lstatSync(meta.path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
-  return meta;
+/** A candidate's modification time, which ranking asks for only when its frontmatter gives no creation time. */
+function mtimeOf(meta: CandidateMeta): number {
+  return lstatSync(meta.path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
 }
 
 /** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */

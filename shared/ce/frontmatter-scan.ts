@@ -14,6 +14,9 @@ export type FrontmatterScan =
   | { kind: "needs_yaml"; text: string; bytesRead: number }
   | { kind: "unindexed"; code: UnindexedCode; reason: string };
 
+/** Where the frontmatter is, before anything parses it: its text between the delimiters. */
+export type FrontmatterBlock = { kind: "block"; text: string; bytesRead: number } | Extract<FrontmatterScan, { kind: "unindexed" }>;
+
 /** How far a frontmatter read may go for its closing `---`. */
 export interface FrontmatterLimits {
   lines: number;
@@ -47,6 +50,17 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * ```
  */
 export function scanFrontmatter(head: string | Uint8Array, limits: FrontmatterLimits = DISCOVERY_LIMITS): FrontmatterScan {
+  const block = locateFrontmatter(head, limits);
+  if (block.kind !== "block") return block;
+  const data = parseFlat(block.text);
+  return data === undefined ? { kind: "needs_yaml", text: block.text, bytesRead: block.bytesRead } : { kind: "indexed", data, bytesRead: block.bytesRead };
+}
+
+/**
+ * The bounds and delimiter checks of {@link scanFrontmatter} without parsing: the frontmatter's
+ * text (strict UTF-8) or why there is none. Discovery parses the text into its index directly.
+ */
+export function locateFrontmatter(head: string | Uint8Array, limits: FrontmatterLimits = DISCOVERY_LIMITS): FrontmatterBlock {
   // Each UTF-16 unit is at least one UTF-8 byte, so this prefix covers the byte bound.
   const bytes = typeof head === "string" ? encoder.encode(head.slice(0, limits.bytes + 1)) : head;
   // A head of the full 16 KiB may be a cut: then its last line could continue ("---" of "----").
@@ -60,7 +74,7 @@ export function scanFrontmatter(head: string | Uint8Array, limits: FrontmatterLi
     if (newline === -1 && !wholeInput) break;
     const isDelimiter = isDashes(bytes, start, end);
     if (line === 1 && !isDelimiter) return unindexed("no_opener", "the first line is not exactly ---");
-    if (line > 1 && isDelimiter) return parseBlock(bytes.subarray(firstLineEnd(bytes), start), newline === -1 ? end : end + 1);
+    if (line > 1 && isDelimiter) return decodeBlock(bytes.subarray(firstLineEnd(bytes), start), newline === -1 ? end : end + 1);
     if (newline === -1) break;
     start = newline + 1;
   }
@@ -80,18 +94,14 @@ function firstLineEnd(bytes: Uint8Array): number {
   return bytes.indexOf(NEWLINE) + 1;
 }
 
-function parseBlock(block: Uint8Array, bytesRead: number): FrontmatterScan {
-  let text: string;
+function decodeBlock(block: Uint8Array, bytesRead: number): FrontmatterBlock {
   try {
-    text = strictUtf8.decode(block);
+    return { kind: "block", text: strictUtf8.decode(block), bytesRead };
   } catch {
     return unindexed("not_utf8", "the frontmatter is not valid UTF-8");
   }
-  const data = parseFlat(text);
-  return data === undefined ? { kind: "needs_yaml", text, bytesRead } : { kind: "indexed", data, bytesRead };
 }
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // A JSON string literal with no escape, no quote and no control character inside.
 const PLAIN_STRING = /^"[^"\\\u0000-\u001f]*"$/;
 
@@ -99,46 +109,79 @@ const PLAIN_STRING = /^"[^"\\\u0000-\u001f]*"$/;
  * The fast path: `key: <JSON literal>` per line, which is what we write. JSON is a subset of YAML
  * flow syntax with the same meaning, so a line that parses here means the same under YAML.
  * Returns undefined to hand the block to the YAML fallback (including on duplicate keys, which
- * YAML then rejects rather than us picking a winner). Written with indexOf and slices rather
- * than split and a regex per line: discovery runs it for every candidate.
+ * YAML then rejects rather than us picking a winner).
  */
 function parseFlat(text: string): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  for (let start = 0; start < text.length; ) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const next = end + 1;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    const lineStart = start;
-    start = next;
-    // Positions, not a sliced line: only the key and the literal become strings.
-    if (text.charCodeAt(lineStart) === 35 /* # */) continue;
-    let colon = text.indexOf(":", lineStart);
-    if (colon >= end) colon = -1;
-    if (colon === -1 && text.slice(lineStart, end).trim() === "") continue;
-    const gap = text.charCodeAt(colon + 1);
-    if (colon <= lineStart || colon + 1 >= end || (gap !== 32 && gap !== 9)) return undefined;
-    const key = text.slice(lineStart, colon);
-    const literal = text.slice(colon + 2, end).trim();
-    if (!KEY.test(key) || literal === "" || Object.hasOwn(out, key)) return undefined;
-    let value: unknown;
-    if (PLAIN_STRING.test(literal)) {
-      // What we write most: a quoted string with nothing to unescape. Same value as JSON.parse.
-      value = literal.slice(1, -1);
-    } else {
-      try {
-        value = JSON.parse(literal);
-      } catch {
-        return undefined;
-      }
-    }
+  const flat = walkFlat(text, (key, plain, literal) => {
+    if (Object.hasOwn(out, key)) return false;
+    const value = plain ?? literalValue(literal!);
+    if (value === NOT_FLAT) return false;
     // A "__proto__" key stays data instead of setting the prototype.
     if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else out[key] = value;
-  }
-  return out;
+    return true;
+  });
+  return flat ? out : undefined;
 }
 
-function unindexed(code: UnindexedCode, reason: string): FrontmatterScan {
+// One `key: literal` line and its line break: the key (`[A-Za-z_][A-Za-z0-9_-]*`), a colon, a
+// space or tab, then either a quoted string with nothing to unescape (captured without its
+// quotes: what we write most) or any other literal, to the end of the line. A regular expression,
+// not a loop over characters: discovery runs this for thousands of candidates in a process that
+// has only just started, and the expression runs as compiled code from the first call, while a
+// JavaScript loop runs in the interpreter until it gets hot (twice as long over 10,000 blocks).
+const FLAT_LINE = /([A-Za-z_][A-Za-z0-9_-]*):[ \t](?:"([^"\\\u0000-\u001f]*)"\r?(?:\n|$)|([^\n]*)(?:\n|$))/y;
+
+const LONE_CR = /\r(?!\n)/;
+
+/**
+ * The flat shape's line grammar, shared by {@link parseFlat} and discovery's index
+ * (shared/discover/index-flat.ts): each line is blank, a `#` comment, or `key: literal`. `entry`
+ * gets each key with either the value of a plain quoted string or the literal's text (one
+ * trailing CR removed), and says whether the line is acceptable; false from it, or a line outside
+ * the grammar, makes the whole block not flat (false).
+ */
+export function walkFlat(text: string, entry: (key: string, plain: string | undefined, literal: string | undefined) => boolean): boolean {
+  // A CR that is not part of a CRLF is a line break to YAML, and one our fallback refuses: the
+  // block is not flat, and YAML decides.
+  if (LONE_CR.test(text)) return false;
+  let at = 0;
+  while (at < text.length) {
+    FLAT_LINE.lastIndex = at;
+    const line = FLAT_LINE.exec(text);
+    if (line !== null) {
+      at = FLAT_LINE.lastIndex;
+      const literal = line[3];
+      if (!entry(line[1]!, line[2], literal?.endsWith("\r") ? literal.slice(0, -1) : literal)) return false;
+      continue;
+    }
+    let end = text.indexOf("\n", at);
+    const next = end === -1 ? text.length : end + 1;
+    if (end === -1) end = text.length;
+    // A comment, or a blank line (a CR alone included), and nothing else.
+    if (text.charCodeAt(at) !== 35 /* # */ && text.slice(at, end).trim() !== "") return false;
+    at = next;
+  }
+  return true;
+}
+
+/** What {@link literalValue} gives for a literal that is not JSON (the block is then not flat). */
+export const NOT_FLAT: unique symbol = Symbol("not flat");
+
+/** The value of a JSON literal (surrounding whitespace allowed), or NOT_FLAT. */
+export function literalValue(literal: string): unknown {
+  const trimmed = literal.trim();
+  if (trimmed === "") return NOT_FLAT;
+  // Same value as JSON.parse, without it.
+  if (PLAIN_STRING.test(trimmed)) return trimmed.slice(1, -1);
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return NOT_FLAT;
+  }
+}
+
+function unindexed(code: UnindexedCode, reason: string): Extract<FrontmatterScan, { kind: "unindexed" }> {
   return { kind: "unindexed", code, reason };
 }

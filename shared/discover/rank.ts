@@ -34,6 +34,12 @@ export interface CandidateMeta {
 
 export interface RankQuery {
   keywords: string[];
+  /**
+   * The modification time of a candidate that has none yet (`mtimeMs` NaN), asked for only when
+   * its frontmatter gives no creation time: discovery then stats just those few files. The
+   * answer is kept on the candidate, so `explain` later gives the same score.
+   */
+  mtimeOf?: (candidate: CandidateMeta) => number;
   /** Epoch milliseconds, passed in so ranking is a pure function. */
   now: number;
   current: {
@@ -166,6 +172,7 @@ interface PreparedQuery {
   tokens: string[];
   keywords: string[];
   now: number;
+  mtimeOf?: (candidate: CandidateMeta) => number;
   rootSha?: string;
   repository?: string;
   branch?: string;
@@ -185,6 +192,7 @@ function prepareQuery(query: RankQuery): PreparedQuery {
     tokens: [...new Set(query.keywords.flatMap(wordTokens))],
     keywords: [...new Set(query.keywords.map(normalisedKeyword).filter((k) => k.length > 0))],
     now: query.now,
+    ...(query.mtimeOf ? { mtimeOf: query.mtimeOf } : {}),
     cwd: trimSlashes(current.cwd),
     ...(current.repo_root_sha ? { rootSha: current.repo_root_sha } : {}),
     ...(current.repository ? { repository: normaliseRepository(current.repository) } : {}),
@@ -209,6 +217,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
 
   const keywordPart = keywordScore(candidate, fm, query, reasons);
   const created = createdAtMs(candidate);
+  if (created === undefined && Number.isNaN(candidate.mtimeMs) && query.mtimeOf) candidate.mtimeMs = query.mtimeOf(candidate);
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
     reasons?.push("no keyword matches");
