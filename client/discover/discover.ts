@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { locateFrontmatter } from "../../shared/ce/frontmatter-scan.js";
-import { indexFlatFrontmatter } from "../../shared/discover/index-flat.js";
+import { indexFlatFrontmatter, indexWrittenShape } from "../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../shared/discover/kernel-index.js";
 import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../shared/discover/rank.js";
 import type { HandoffError } from "../../shared/errors.js";
@@ -158,6 +158,13 @@ function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Ext
   if (head.kind === "skipped") return undefined;
   const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
   if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
+  // Most heads are exactly what `handoff create` writes: one match indexes them.
+  const written = indexWrittenShape(head.bytes);
+  if (written !== undefined) {
+    meta.indexed = true;
+    meta.frontmatter = written;
+    return { meta };
+  }
   const block = locateFrontmatter(head.bytes);
   if (block.kind === "unindexed") return { meta, extra: { unindexed_reason: block.reason } };
   const frontmatter = indexFlatFrontmatter(block.text);

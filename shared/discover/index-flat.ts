@@ -49,6 +49,47 @@ export function indexFlatFrontmatter(text: string): CandidateFrontmatter | undef
 
 const KEY_INDEX = new Map<string, number>(CE_KEY_ORDER.map((key, i) => [key, i]));
 
+// A quoted string with nothing to unescape, and a keyword list of such strings as the serialiser
+// writes it (shared/ce/serialize.ts: `[` items joined by `, ` `]`).
+const PLAIN = '"([^"\\\\\\u0000-\\u001f]*)"';
+const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f]*"(?:, "[^"\\\\\\u0000-\\u001f]*")*)?)\\]';
+/**
+ * A whole head exactly as `handoff create` writes it: the opener, any of the contract's keys once
+ * each in the contract's order with plain values, the closing delimiter. Capture group i + 1 holds
+ * CE_KEY_ORDER[i]'s value.
+ */
+const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The index of a head (opener to closing delimiter, as discovery reads it) in exactly the shape
+ * `handoff create` writes, from one match of one expression; undefined for anything else, which
+ * then takes the general path (the delimiter and bound checks, then
+ * {@link indexFlatFrontmatter}). The same answer as that path wherever it matches: each value is
+ * a string with nothing to unescape, each key comes once, the lines are within every bound. In a
+ * process that has only just started this is a third of the general path's time, since the
+ * expression runs as compiled code from the first candidate.
+ */
+export function indexWrittenShape(head: Uint8Array): CandidateFrontmatter | undefined {
+  let text: string;
+  try {
+    text = strictUtf8.decode(head);
+  } catch {
+    return undefined;
+  }
+  const match = WRITTEN_SHAPE.exec(text);
+  if (match === null) return undefined;
+  const out: CandidateFrontmatter = {};
+  for (let i = 0; i < CE_KEY_ORDER.length; i++) {
+    const value = match[i + 1];
+    if (value === undefined) continue;
+    const key = CE_KEY_ORDER[i]!;
+    if (key === "keywords") out.keywords = value === "" ? [] : value.slice(1, -1).split('", "');
+    else if (key !== "artifact_contract") setField(out, key, value);
+  }
+  return out;
+}
+
 type IndexedString = Exclude<(typeof CE_KEY_ORDER)[number], "artifact_contract" | "keywords">;
 
 /**

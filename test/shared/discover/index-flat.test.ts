@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { scanFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
+import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
+import { locateFrontmatter, scanFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
+import { serializeCeFrontmatter } from "../../../shared/ce/serialize.js";
 import { parseYamlMapping } from "../../../shared/ce/yaml-fallback.js";
-import { indexFlatFrontmatter } from "../../../shared/discover/index-flat.js";
+import { indexFlatFrontmatter, indexWrittenShape } from "../../../shared/discover/index-flat.js";
 import { candidateFrontmatter } from "../../../shared/discover/rank.js";
 
 // Discovery indexes a flat block directly (index-flat.ts); everything else reads it through the
@@ -136,5 +138,89 @@ describe("indexFlatFrontmatter gives what the record gives", () => {
   ])("%j", (block, expected) => {
     expect(indexFlatFrontmatter(block)).toEqual(expected);
     expect(throughRecord(block)).toEqual(expected ?? "not flat");
+  });
+});
+
+/** The general path discovery takes for a head the written-shape match does not take. */
+function generalIndex(head: Uint8Array) {
+  const block = locateFrontmatter(head);
+  return block.kind === "block" ? (indexFlatFrontmatter(block.text) ?? "not flat") : block.code;
+}
+
+describe("indexWrittenShape: one match for what create writes, the general path's answer", () => {
+  const PLAIN_VALUES = ["plain", "", "Ünïcödé 日本語 🚀", "colon: inside", "# hash", "a, b", "[not a list]", "2026-11-30T10:00:00.000Z", "/work/project"];
+  // Values the serialiser escapes: a head with one of these is not the one match's to take.
+  const ESCAPED = ['say "hi"', "back\\slash", "tab\there", "line\u2028sep"];
+  const OPTIONAL = ["resume_focus", "repository", "repo_root_sha", "branch", "head", "worktree_path"] as const;
+
+  function written(count: number): string[] {
+    const pick = generator(7);
+    const value = () => (pick([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]) === 1 ? pick(ESCAPED) : pick(PLAIN_VALUES));
+    const heads: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const fields: CeFields = {
+        artifact_contract: CE_CONTRACT,
+        created_at: value(),
+        title: value(),
+        summary: value(),
+        keywords: Array.from({ length: pick([0, 1, 2, 3]) }, value),
+        cwd: value(),
+      };
+      for (const key of OPTIONAL) if (pick([0, 1]) === 1) fields[key] = value();
+      heads.push(serializeCeFrontmatter(fields));
+    }
+    return heads;
+  }
+
+  // What other tools (or hands) make of the same text: still flat, or not, but not our shape.
+  const MUTATIONS: [string, (head: string) => string][] = [
+    ["CRLF", (head) => head.replaceAll("\n", "\r\n")],
+    ["CRLF on one line", (head) => head.replace("\n", "\r\n")],
+    ["two lines swapped", (head) => {
+      const lines = head.split("\n");
+      [lines[2], lines[3]] = [lines[3]!, lines[2]!];
+      return lines.join("\n");
+    }],
+    ["a line twice", (head) => head.replace(/\ntitle: [^\n]*\n/, (line) => line + line.slice(1))],
+    ["an unknown key", (head) => head.replace("\n---\n", '\nx-tool: "v"\n---\n')],
+    ["two spaces after a colon", (head) => head.replace("title: ", "title:  ")],
+    ["a tab after a colon", (head) => head.replace("cwd: ", "cwd:\t")],
+    ["keywords spaced", (head) => head.replace(/keywords: \[([^\n]*)\]/, "keywords: [ $1 ]")],
+    ["keywords unspaced", (head) => head.replace(/keywords: [^\n]*/, (line) => line.replaceAll('", "', '","'))],
+    ["a comment line", (head) => head.replace("\ntitle", "\n# note\ntitle")],
+    ["a blank line", (head) => head.replace("\ntitle", "\n\ntitle")],
+    ["no artifact_contract", (head) => head.replace(/artifact_contract: [^\n]*\n/, "")],
+    ["a number value", (head) => head.replace(/cwd: [^\n]*/, "cwd: 7")],
+    ["a BOM", (head) => `\ufeff${head}`],
+    ["a lone CR", (head) => head.replace("\ntitle", "\r\ntitle").replace("\r\ntitle", "\r\rtitle")],
+    ["the body after it", (head) => `${head}\nbody\n`],
+  ];
+
+  const encoder = new TextEncoder();
+  const heads = written(1500);
+
+  it("1,500 heads the serialiser wrote: the same index as the general path, most by the one match", () => {
+    let matched = 0;
+    for (const head of heads) {
+      const bytes = encoder.encode(head);
+      const fast = indexWrittenShape(bytes);
+      const general = generalIndex(bytes);
+      if (fast !== undefined) {
+        expect({ head, index: fast }).toEqual({ head, index: general });
+        matched++;
+      } else {
+        // Only a value that needed an escape keeps a written head off the one match.
+        expect(head).toMatch(/\\/);
+      }
+    }
+    expect(matched).toBeGreaterThan(300);
+  });
+
+  it.each(MUTATIONS)("%s: the one match agrees with the general path or leaves the head to it", (_name, mutate) => {
+    for (const head of heads.slice(0, 300)) {
+      const bytes = encoder.encode(mutate(head));
+      const fast = indexWrittenShape(bytes);
+      if (fast !== undefined) expect({ head: mutate(head), index: fast }).toEqual({ head: mutate(head), index: generalIndex(bytes) });
+    }
   });
 });
