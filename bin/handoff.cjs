@@ -42,8 +42,12 @@ try {
   if (guard) {
     require("../dist/guard.cjs").runGuardProcess();
   } else {
+    // Only what can be a help or version request (fastText's cases: no word, or at most two with
+    // one of these) loads the help module; every other command goes straight to the CLI.
+    const helpWords = ["--help", "-h", "help", "--version", "-v"];
+    const maybeHelp = argv.length === 0 || (argv.length <= 2 && argv.some((word) => helpWords.includes(word)));
     // Bare `handoff` on a terminal shows help; isatty avoids setting up a stdin stream.
-    const text = require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0));
+    const text = maybeHelp ? require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0)) : undefined;
     if (text !== undefined) printSync(text);
     else import("../dist/cli.js").then((cli) => cli.runProcess(), notBuilt);
   }
