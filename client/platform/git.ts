@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 
 /**
  * The one way the CLI runs git: read-only and never prompting (no optional locks, so not even
@@ -38,22 +38,50 @@ export interface GitOptions {
 
 export function runGit(args: string[], options: GitOptions): Promise<GitRun<string>>;
 export function runGit(args: string[], options: GitOptions & { binary: true }): Promise<GitRun<Buffer>>;
+/**
+ * `spawn`, not `execFile`: git gets no stdin at all (it has nothing to read there, and a command
+ * that would wait on it ends at once), and the process is set up with less of Node's machinery,
+ * a few milliseconds of every command that asks git anything.
+ */
 export function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
+  const cap = options.maxBytes ?? 64 * 1024 * 1024;
+  const empty = options.binary ? Buffer.alloc(0) : "";
   return new Promise((done) => {
-    execFile(
-      "git",
-      [...GIT_SAFE_CONFIG, ...args],
-      { cwd: options.cwd, env: { ...options.env, ...GIT_ENV }, maxBuffer: options.maxBytes ?? 64 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, encoding: options.binary ? "buffer" : "utf8" },
-      (error, stdout, stderr) => {
-        if (!error) return done({ code: 0, stdout });
-        const empty = options.binary ? Buffer.alloc(0) : "";
-        const code = (error as NodeJS.ErrnoException).code;
-        const exit = typeof code === "number" ? code : 128;
-        if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return done({ code: exit, stdout: empty, failure: "output over the cap", overflow: true });
-        if (error.killed) return done({ code: exit, stdout: empty, failure: `git took longer than ${GIT_TIMEOUT_MS / 1000} s` });
-        if (code === "ENOENT") return done({ code: exit, stdout: empty, failure: "git is not installed" });
-        done({ code: exit, stdout: empty, failure: String(stderr).split("\n").find((line) => line.trim() !== "")?.trim() ?? error.message });
-      },
-    );
+    const child = spawn("git", [...GIT_SAFE_CONFIG, ...args], { cwd: options.cwd, env: { ...options.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let size = 0;
+    let stderr = "";
+    let stopped: "overflow" | "timeout" | undefined;
+    let settled = false;
+    const settle = (run: GitRun<string | Buffer>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done(run);
+    };
+    const stop = (why: "overflow" | "timeout") => {
+      stopped ??= why;
+      child.kill();
+    };
+    const timer = setTimeout(() => stop("timeout"), GIT_TIMEOUT_MS);
+    child.stdout.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) stop("overflow");
+      else out.push(chunk);
+    });
+    // Only the first line is reported: keep a little, never an unbounded amount.
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      settle({ code: 128, stdout: empty, failure: error.code === "ENOENT" ? "git is not installed" : error.message });
+    });
+    child.on("close", (code) => {
+      const exit = code ?? 128;
+      if (stopped === "overflow") return settle({ code: exit, stdout: empty, failure: "output over the cap", overflow: true });
+      if (stopped === "timeout") return settle({ code: exit, stdout: empty, failure: `git took longer than ${GIT_TIMEOUT_MS / 1000} s` });
+      if (code === 0) return settle({ code: 0, stdout: options.binary ? Buffer.concat(out) : Buffer.concat(out).toString("utf8") });
+      settle({ code: exit, stdout: empty, failure: stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${code ?? "a signal"}` });
+    });
   });
 }
