@@ -95,10 +95,16 @@ function firstLineEnd(bytes: Uint8Array): number {
 }
 
 function decodeBlock(block: Uint8Array, bytesRead: number): FrontmatterBlock {
+  const text = strictUtf8Text(block);
+  return text === undefined ? unindexed("not_utf8", "the frontmatter is not valid UTF-8") : { kind: "block", text, bytesRead };
+}
+
+/** The bytes as text when they are valid UTF-8 (a BOM kept as a character), else undefined. */
+export function strictUtf8Text(bytes: Uint8Array): string | undefined {
   try {
-    return { kind: "block", text: strictUtf8.decode(block), bytesRead };
+    return strictUtf8.decode(bytes);
   } catch {
-    return unindexed("not_utf8", "the frontmatter is not valid UTF-8");
+    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { CE_KEY_ORDER } from "../ce/contract.js";
-import { NOT_FLAT, literalValue, walkFlat } from "../ce/frontmatter-scan.js";
+import { NOT_FLAT, literalValue, strictUtf8Text, walkFlat } from "../ce/frontmatter-scan.js";
 import type { CandidateFrontmatter } from "./rank.js";
 
 /**
@@ -59,7 +59,6 @@ const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f]*"(?:, "[^"\\\\\\u0000-\\u001
  * CE_KEY_ORDER[i]'s value.
  */
 const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The index of a head (opener to closing delimiter, as discovery reads it) in exactly the shape
@@ -71,12 +70,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * expression runs as compiled code from the first candidate.
  */
 export function indexWrittenShape(head: Uint8Array): CandidateFrontmatter | undefined {
-  let text: string;
-  try {
-    text = strictUtf8.decode(head);
-  } catch {
-    return undefined;
-  }
+  const text = strictUtf8Text(head);
+  if (text === undefined) return undefined;
   const match = WRITTEN_SHAPE.exec(text);
   if (match === null) return undefined;
   const out: CandidateFrontmatter = {};
