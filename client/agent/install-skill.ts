@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { HandoffError } from "../../shared/errors.js";
 
 /**
- * `handoff install-skill`: copies the shipped skill folder (skills/handoff/) to where an agent
+ * `handoff install-skill`: copies the shipped skill folder (plugin/skills/handoff/) to where an agent
  * looks for skills. Nothing the user wrote is lost: a file that already exists with other
  * contents is only replaced with --force, and then through a rename, never a partial write.
  */
@@ -45,18 +45,19 @@ export function defaultSkillsDir(agent: AgentName, env: NodeJS.ProcessEnv, home:
 }
 
 /**
- * The shipped skill folder: the first `skills/handoff/SKILL.md` walking up from this module (the
- * bundle sits in dist/ or dist/chunks/, the source in client/agent/).
+ * The shipped skill folder: the first `plugin/skills/handoff/SKILL.md` walking up from this module
+ * (the bundle sits in dist/ or dist/chunks/, the source in client/agent/). The skill lives in the
+ * plugin's folder, which a plugin install copies alone; the npm package ships that folder too.
  */
 export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): string {
   let dir = dirname(from);
   for (let depth = 0; depth < 5; depth++) {
-    const candidate = join(dir, "skills", "handoff");
+    const candidate = join(dir, "plugin", "skills", "handoff");
     if (existsSync(join(candidate, "SKILL.md"))) return candidate;
     dir = dirname(dir);
   }
-  throw new HandoffError("internal", "the handoff skill is not shipped next to this CLI (skills/handoff/SKILL.md is missing)", {
-    hint: "reinstall the handoff package; its 'files' must include skills/",
+  throw new HandoffError("internal", "the handoff skill is not shipped next to this CLI (plugin/skills/handoff/SKILL.md is missing)", {
+    hint: "reinstall the handoff package; its 'files' must include plugin/skills/",
   });
 }
 
@@ -113,7 +114,7 @@ export function installSkill(options: InstallSkillOptions): InstallSkillResult {
     files: plan.map(({ path, action }) => ({ path, action })),
     next:
       options.agent === "codex"
-        ? "Codex loads skills from this folder at start-up; restart it. For agents without skills, copy agents/AGENTS.md from the Handoff repository into your AGENTS.md."
-        : "Claude Code loads it in new sessions; invoke it with /handoff. The plugin (/plugin marketplace add, /plugin install handoff) also wires 'handoff mcp' and 'handoff guard'.",
+        ? "Codex loads skills from this folder at start-up; restart it. For agents without skills, copy instructions/AGENTS.md from the Handoff repository into your AGENTS.md."
+        : "Claude Code loads it in new sessions; invoke it with /handoff. The plugin (/plugin marketplace add, /plugin install handoff) also wires 'handoff mcp', 'handoff guard' and 'handoff hook'.",
   };
 }

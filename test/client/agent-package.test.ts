@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -11,10 +11,10 @@ import { repoRoot } from "../helpers/cli.js";
 const read = (path: string) => readFileSync(join(repoRoot, path), "utf8");
 const json = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 const CONTRACT = readFileSync(join(repoRoot, "..", "shared", "spec", "ce-handoff-v1.md"), "utf8");
-const SKILL = read("skills/handoff/SKILL.md");
-const CREATE = read("skills/handoff/references/create.md");
-const RESUME = read("skills/handoff/references/resume.md");
-const AGENTS = read("agents/AGENTS.md");
+const SKILL = read("plugin/skills/handoff/SKILL.md");
+const CREATE = read("plugin/skills/handoff/references/create.md");
+const RESUME = read("plugin/skills/handoff/references/resume.md");
+const AGENTS = read("instructions/AGENTS.md");
 const pkg = json("package.json") as { name: string; version: string; files?: string[] };
 
 /** The contract's routing rules: the bullets under "Route the invocation". */
@@ -33,45 +33,58 @@ function tableRows(text: string): string[][] {
 }
 
 describe("plugin manifests", () => {
+  // The plugin is its own folder: an install copies plugin/ alone, never the clone around it.
+  const PLUGIN = "plugin";
+  const inPlugin = (path: string) => join(PLUGIN, path);
+
   it("every manifest is JSON", () => {
-    for (const path of [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", ".codex-plugin/plugin.json", "hooks/hooks.json", ".mcp.json"]) {
+    for (const path of [".claude-plugin/marketplace.json", inPlugin(".claude-plugin/plugin.json"), inPlugin(".codex-plugin/plugin.json"), inPlugin("hooks/hooks.json"), inPlugin(".mcp.json")]) {
       expect(() => json(path), path).not.toThrow();
     }
   });
 
-  it("the Claude Code plugin: name, version and description; the marketplace lists it at ./", () => {
-    const plugin = json(".claude-plugin/plugin.json");
+  it("the Claude Code plugin: name, version and description; the marketplace lists it at ./plugin", () => {
+    const plugin = json(inPlugin(".claude-plugin/plugin.json"));
     expect(plugin).toMatchObject({ name: "handoff", version: pkg.version, license: "MIT" });
     expect(String(plugin.description)).toMatch(/handoff mcp/);
     const marketplace = json(".claude-plugin/marketplace.json") as { name: string; plugins: { name: string; source: string }[] };
-    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: "handoff", source: "./" })]);
+    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: "handoff", source: "./plugin" })]);
     expect(existsSync(join(repoRoot, marketplace.plugins[0]!.source, ".claude-plugin", "plugin.json"))).toBe(true);
   });
 
-  it("hooks run 'handoff guard' before Read, Grep, Glob and Bash", () => {
-    const hooks = json("hooks/hooks.json") as { hooks: Record<string, { matcher: string; hooks: { type: string; command: string }[] }[]> };
+  it("the plugin folder holds only the plugin's files: no agents/ (Claude Code loads it as subagents), nothing built or installed", () => {
+    const entries = readdirSync(join(repoRoot, PLUGIN)).sort();
+    expect(entries).toEqual([".claude-plugin", ".codex-plugin", ".mcp.json", "hooks", "skills"]);
+  });
+
+  it("hooks: 'handoff guard' before Read, Grep, Glob and Bash; 'handoff hook' at PreCompact, SessionEnd and SessionStart", () => {
+    const hooks = json(inPlugin("hooks/hooks.json")) as { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string }[] }[]> };
     const entries = hooks.hooks.PreToolUse!;
     expect(entries.map((e) => e.matcher).sort()).toEqual(["Bash", "Read|Grep|Glob"]);
     for (const entry of entries) expect(entry.hooks).toEqual([{ type: "command", command: "handoff guard" }]);
-    expect(Object.keys(hooks.hooks)).toEqual(["PreToolUse"]);
+    expect(Object.keys(hooks.hooks)).toEqual(["PreToolUse", "PreCompact", "SessionEnd", "SessionStart"]);
+    expect(hooks.hooks.PreCompact![0]!.matcher).toBe("manual|auto");
+    expect(hooks.hooks.SessionStart![0]!.matcher).toBe("startup|resume|compact");
+    for (const event of ["PreCompact", "SessionEnd", "SessionStart"]) {
+      expect(hooks.hooks[event]![0]!.hooks.map((h) => h.command), event).toEqual(["handoff hook"]);
+    }
   });
 
   it(".mcp.json starts 'handoff mcp'", () => {
-    expect(json(".mcp.json")).toEqual({ mcpServers: { handoff: { command: "handoff", args: ["mcp"] } } });
+    expect(json(inPlugin(".mcp.json"))).toEqual({ mcpServers: { handoff: { command: "handoff", args: ["mcp"] } } });
   });
 
-  it("the Codex plugin names paths that exist", () => {
-    const codex = json(".codex-plugin/plugin.json") as { name: string; skills: string; mcpServers: string; interface: Record<string, unknown> };
+  it("the Codex plugin names paths that exist inside the plugin folder", () => {
+    const codex = json(inPlugin(".codex-plugin/plugin.json")) as { name: string; skills: string; mcpServers: string; interface: Record<string, unknown> };
     expect(codex.name).toBe("handoff");
-    expect(statSync(join(repoRoot, codex.skills)).isDirectory()).toBe(true);
-    expect(existsSync(join(repoRoot, codex.skills, "handoff", "SKILL.md"))).toBe(true);
-    expect(existsSync(join(repoRoot, codex.mcpServers))).toBe(true);
+    expect(statSync(join(repoRoot, PLUGIN, codex.skills)).isDirectory()).toBe(true);
+    expect(existsSync(join(repoRoot, PLUGIN, codex.skills, "handoff", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(repoRoot, PLUGIN, codex.mcpServers))).toBe(true);
     expect(codex.interface.displayName).toBe("Handoff");
   });
 
-  it("the npm package ships the skill, when it lists its files", () => {
-    if (pkg.files === undefined) return;
-    expect(pkg.files.some((entry) => entry.replace(/\/$/, "") === "skills")).toBe(true);
+  it("the npm package ships the skill and the instructions for agents without skills", () => {
+    expect(pkg.files).toEqual(expect.arrayContaining(["plugin/skills/", "instructions/AGENTS.md"]));
   });
 });
 
@@ -91,7 +104,7 @@ describe("the skill", () => {
   });
 
   it("every file the skill links to exists", () => {
-    for (const [file, text] of [["skills/handoff/SKILL.md", SKILL], ["skills/handoff/references/create.md", CREATE]] as const) {
+    for (const [file, text] of [["plugin/skills/handoff/SKILL.md", SKILL], ["plugin/skills/handoff/references/create.md", CREATE]] as const) {
       const links = [...text.matchAll(/\]\(([^)#]+)\)|`(\.\.\/[^`]+)`/g)].map((m) => m[1] ?? m[2]!).filter((l) => !/^https?:/.test(l));
       expect(links.length, file).toBeGreaterThan(0);
       for (const link of links) expect(existsSync(join(repoRoot, dirname(file), link)), `${file} -> ${link}`).toBe(true);
@@ -116,7 +129,7 @@ describe("routing, in the contract's words", () => {
   // Which route each contract rule leads to, in order.
   const expected = [/^create/, /^create with `focus`|^create, focus/, /^resume/, /^the same routes$/];
 
-  for (const [name, text] of [["SKILL.md", SKILL], ["agents/AGENTS.md", AGENTS]] as const) {
+  for (const [name, text] of [["SKILL.md", SKILL], ["instructions/AGENTS.md", AGENTS]] as const) {
     it(`${name}: one routing row per contract rule, quoting it verbatim, with the right route`, () => {
       const rows = tableRows(text.slice(text.indexOf("Route exactly as")));
       expect(rows).toHaveLength(routes.length);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { tempDir } from "./git-repo.js";
 
-// `handoff install-skill` copies skills/handoff/ into a temp folder, says what it wrote, and
+// `handoff install-skill` copies plugin/skills/handoff/ into a temp folder, says what it wrote, and
 // never replaces a different version without --force.
 
 const base = tempDir("handoff-install-skill-");
@@ -20,7 +20,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => statSync(join(dir, p)).isFile()).sort();
 }
-const shipped = join(repoRoot, "skills", "handoff");
+const shipped = join(repoRoot, "plugin", "skills", "handoff");
 
 describe("handoff install-skill", () => {
   it("installs the skill into --dir D and prints every file it wrote", async () => {

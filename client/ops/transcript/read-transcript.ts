@@ -1,0 +1,88 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { HandoffError } from "../../../shared/errors.js";
+import { type TranscriptDraft, TranscriptDrafter } from "../../../shared/transcript/drafter.js";
+
+/**
+ * Streams a transcript file through the drafter: one fixed read buffer and at most one line in
+ * memory, so a transcript of hundreds of MB drafts in the memory of its longest kept line.
+ * A line longer than `maxLineBytes` (a tool result or a file snapshot; nothing a handoff keeps
+ * is that long) is skipped unread and counted.
+ */
+export const TRANSCRIPT_READ = {
+  chunkBytes: 1 << 20,
+  maxLineBytes: 4 << 20,
+} as const;
+
+export interface ReadTranscriptOptions {
+  maxLineBytes?: number;
+}
+
+/**
+ * Drafts from the transcript at `path`. Synchronous reads: a hook is one short process with
+ * nothing else to do, and a sync loop has no stream machinery to set up.
+ */
+export function draftFromTranscript(path: string, options: ReadTranscriptOptions = {}): TranscriptDraft {
+  const maxLine = options.maxLineBytes ?? TRANSCRIPT_READ.maxLineBytes;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new HandoffError("unreadable", `cannot read the transcript ${path}: ${code ?? String(cause)}`, {
+      hint: code === "ENOENT" ? "pass the session's transcript file (Claude Code: the hook's transcript_path; Codex: ~/.codex/sessions/.../rollout-*.jsonl)" : "check the file's permissions",
+      cause,
+    });
+  }
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new HandoffError("unreadable", `${path} is not a regular file`, { hint: "pass a transcript file (JSONL), not a folder or a device" });
+    }
+    const drafter = new TranscriptDrafter();
+    const decoder = new TextDecoder("utf-8");
+    const buffer = Buffer.allocUnsafe(TRANSCRIPT_READ.chunkBytes);
+    // The start of a line that continues past the current chunk; dropped once it is too long.
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
+    let skipping = false;
+    const endLine = (tail: Buffer) => {
+      if (skipping) {
+        drafter.pushOversized();
+      } else if (carryBytes + tail.length > maxLine) {
+        drafter.pushOversized();
+      } else {
+        const bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
+        drafter.push(decoder.decode(bytes));
+      }
+      carry = [];
+      carryBytes = 0;
+      skipping = false;
+    };
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      let start = 0;
+      for (;;) {
+        const newline = buffer.indexOf(10, start);
+        if (newline < 0 || newline >= read) break;
+        endLine(buffer.subarray(start, newline));
+        start = newline + 1;
+      }
+      if (start < read && !skipping) {
+        const rest = buffer.subarray(start, read);
+        if (carryBytes + rest.length > maxLine) {
+          skipping = true;
+          carry = [];
+          carryBytes = 0;
+        } else {
+          // A copy: the buffer is overwritten by the next read.
+          carry.push(Buffer.from(rest));
+          carryBytes += rest.length;
+        }
+      }
+    }
+    if (carryBytes > 0 || skipping) endLine(Buffer.alloc(0));
+    return drafter.draft();
+  } finally {
+    closeSync(fd);
+  }
+}
