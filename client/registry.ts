@@ -28,9 +28,16 @@ export const createSpec = defineCommand({
   positionals: { min: 0, max: Number.POSITIVE_INFINITY },
   description: `Write one immutable ce-handoff/v1 Markdown handoff and print how to resume from it.
 FOCUS words become resume_focus, the objective for the next session.
-Body (required, never empty): --body-file F, or stdin when it is not a terminal.`,
+Body (required, never empty): --body-file F, stdin when it is not a terminal, or --from-transcript PATH.
+A body resume would call insufficient is refused (exit 1, nothing written) unless --allow-insufficient.`,
   flags: {
     "body-file": { type: "string", value: "F", description: "Read the body from F ('-' for stdin)." },
+    "from-transcript": {
+      type: "string",
+      value: "PATH",
+      description: "Draft the body from a session transcript instead (Claude Code's JSONL transcript or a Codex rollout file): the user's requests, the latest plan, changed files, failed commands, the agent's last status; pointers, never tool output.",
+    },
+    "allow-insufficient": { type: "boolean", description: "Write a body resume would call insufficient (no objective or no current state) instead of refusing it." },
     title: { type: "string", value: "T", description: "Title (default: the body's leading heading or first sentence)." },
     summary: { type: "string", value: "S", description: "One distinguishing sentence (default: the body's first sentence)." },
     keyword: { type: "string", value: "K", multiple: true, description: "A discovery keyword; repeat for more." },
@@ -42,7 +49,7 @@ Body (required, never empty): --body-file F, or stdin when it is not a terminal.
     local: { type: "boolean", description: "Never contact a server (the default without --publish)." },
     "no-redact": NO_REDACT,
   },
-  exits: { 0: "written (and published)", 1: "empty or invalid body", 2: "usage", 3: "unreadable body, unsafe store, failed write or publish" },
+  exits: { 0: "written (and published)", 1: "empty, invalid or insufficient body (nothing written)", 2: "usage", 3: "unreadable body or transcript, unsafe store, failed write or publish" },
   notes: `Default destination: /tmp/compound-engineering-$UID/ce-handoff/<repo-namespace>/<slug>.md
 (HANDOFF_ROOT overrides the root). Git state is recorded read-only; nothing is committed or stashed.`,
   load: (): Promise<LoadedCommand> => import("./commands/create.js").then((m) => m.command),

@@ -40,6 +40,8 @@ export interface CreateOptions {
   env: NodeJS.ProcessEnv;
   /** False only for an explicit --no-redact. */
   redact?: boolean;
+  /** Write a body resume would call insufficient (else it is refused and nothing is written). */
+  allowInsufficient?: boolean;
 }
 
 export interface CreateDeps {
@@ -131,6 +133,20 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
   }
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
+  // The same verdict resume will give, told to the agent that can still fix it, before anything
+  // is written: a refused body leaves no file, so the retry is the only handoff.
+  // Built from the values in hand (no re-parse of the document, no YAML library loaded).
+  const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
+  if (!sufficient) {
+    const what = missing.map((part) => MISSING_EXPLANATION[part]).join("; ");
+    if (!options.allowInsufficient) {
+      throw new HandoffError("insufficient", `resume would call this handoff insufficient: ${what}; nothing was written`, {
+        hint: "add an objective and where things stand (a 'Current state' or 'Next steps' section) to the body and create again, or pass --allow-insufficient to write it anyway",
+        details: { missing },
+      });
+    }
+    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${what}; written anyway (--allow-insufficient)` });
+  }
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
   const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
   if (written.takenName && options.to !== undefined) {
@@ -138,12 +154,6 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
   warnings.push(...continuityWarnings({ git, body, localRoots }));
-  // The same verdict resume will give, told to the agent that can still fix it.
-  // Built from the values in hand (no re-parse of the document, no YAML library loaded).
-  const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
-  if (!sufficient) {
-    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${missing.map((part) => MISSING_EXPLANATION[part]).join("; ")}; add it to the body and create again` });
-  }
 
   const result: CreateResult = {
     path: written.path,
@@ -244,9 +254,18 @@ export const command = implement<typeof createSpec>()({
         hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
       });
     }
-    const body = await readBody(flags["body-file"], io);
-    const deps = { now: () => new Date(), captureGit };
-    const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"] };
+    const transcript = flags["from-transcript"];
+    if (transcript !== undefined && (flags["body-file"] !== undefined || format === "kernel")) {
+      throw new HandoffError("usage", `--from-transcript drafts a ce-handoff/v1 body: it does not go with ${format === "kernel" ? "--format kernel" : "--body-file"}`, {
+        hint: "drop one of them",
+      });
+    }
+    // Git is read once: the draft needs the repository's top level to write paths relative to it.
+    const git = captureGit(io.cwd, io.env);
+    git.catch(() => undefined);
+    const body = transcript !== undefined ? await transcriptBody(resolve(io.cwd, transcript), io.cwd, await git) : await readBody(flags["body-file"], io);
+    const deps = { now: () => new Date(), captureGit: () => git };
+    const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"], allowInsufficient: flags["allow-insufficient"] === true };
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
         ? await (await import("./create-kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
@@ -276,6 +295,18 @@ export const command = implement<typeof createSpec>()({
     return { ...created, ...published, warnings: [...created.warnings.map((w) => w.message), ...published.warnings], local_resume_command: created.local_resume_command };
   },
 });
+
+/** A body drafted from a transcript file, paths written relative to the repository or the session's folder. */
+async function transcriptBody(path: string, cwd: string, git: GitCapture | undefined): Promise<string> {
+  const [{ draftFromTranscript }, { draftBody }] = await Promise.all([import("../ops/transcript/read-transcript.js"), import("../../shared/transcript/render.js")]);
+  const draft = draftFromTranscript(path);
+  return draftBody(draft, { roots: transcriptRoots(git, draft.cwd, cwd), transcriptPath: path });
+}
+
+/** What paths are written relative to, in order: the repository (paths are repository-relative), the session's folder, here. */
+export function transcriptRoots(git: GitCapture | undefined, sessionCwd: string | undefined, cwd: string): string[] {
+  return [...new Set([git?.toplevel, sessionCwd, cwd].filter((p): p is string => p !== undefined && p !== "/"))];
+}
 
 function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === "") {

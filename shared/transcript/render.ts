@@ -4,7 +4,7 @@ import type { PlanItem } from "./line.js";
 export interface DraftBodyOptions {
   /**
    * Folders whose paths are written relative (the repository's top level, the session's cwd),
-   * most specific first. Any other absolute path is labelled machine-local.
+   * the first that holds a path wins. Any other absolute path is labelled machine-local.
    */
   roots: string[];
   /** The transcript's own path, named as a machine-local reference. */
