@@ -9,7 +9,7 @@ import { type Sandbox, ceText, resumeJson, sandbox } from "./resume-sandbox.js";
 
 beforeAll(ensureBuilt);
 
-async function createJson(box: Sandbox, cwd: string, args: string[], body = "# Notes\n\nObjective: x.\n") {
+async function createJson(box: Sandbox, cwd: string, args: string[], body = "# Notes\n\nObjective: x.\n\n## Current state\nHalf done.\n") {
   const run = await runCli(["create", "--json", ...args], { cwd, env: box.env, input: body });
   return { run, result: run.code === 0 ? (JSON.parse(run.stdout) as { path: string; warnings: { code: string; message: string }[]; metadata: Record<string, unknown> }) : undefined };
 }

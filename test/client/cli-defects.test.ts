@@ -34,7 +34,7 @@ describe("issue 9 defects", () => {
   it("3: titles keep underscores and code; only emphasis markup goes", async () => {
     expect(deriveTitle("# Fix parse_config in __init__.py\n")).toBe("Fix parse_config in __init__.py");
     expect(deriveTitle("# **Auth** and `load_env`\n")).toBe("Auth and load_env");
-    const result = await createJson(box(), "# parse_config and __init__.py\n\nObjective: fix it. State: broken.\n");
+    const result = await createJson(box(), "# parse_config and __init__.py\n\n## Current state\nBroken.\n");
     expect(result.metadata.title).toBe("parse_config and __init__.py");
   });
 
@@ -46,8 +46,13 @@ describe("issue 9 defects", () => {
     expect(text.match(/^---$/gm)).toHaveLength(2);
   });
 
-  it("5: create warns when resume would call the body insufficient", async () => {
-    const thin = await createJson(box(), "just a note\n");
+  it("5: create refuses a body resume would call insufficient (exit 1, nothing written); --allow-insufficient writes it with a warning", async () => {
+    const b = box();
+    const refused = await runCli(["create", "--json"], { cwd: b.dir, env: b.env, input: "just a note\n" });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "insufficient", details: { missing: ["current_state"] } });
+    expect(existsSync(join(b.dir, "store"))).toBe(false);
+    const thin = await createJson(b, "just a note\n", ["--allow-insufficient"]);
     expect(thin.warnings.map((w) => w.code)).toContain("insufficient");
     const full = await createJson(box(), "# Auth\n\n## Objective\nShip token refresh.\n\n## Current state\nRefresh works; retries do not.\n");
     expect(full.warnings.map((w) => w.code)).not.toContain("insufficient");

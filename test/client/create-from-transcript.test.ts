@@ -1,0 +1,170 @@
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { draftFromTranscript } from "../../client/ops/transcript/read-transcript.js";
+import { ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
+import { claude } from "../helpers/transcripts.js";
+import { GIT_ENV, makeRepo, tempDir } from "./git-repo.js";
+
+// `handoff create --from-transcript PATH` through the built CLI, on transcripts written the way
+// Claude Code writes them, in a real git repository.
+
+const base = tempDir("handoff-transcript-");
+beforeAll(ensureBuilt, 120_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let n = 0;
+function box() {
+  const dir = join(base, `b${n++}`);
+  mkdirSync(join(dir, "home"), { recursive: true });
+  const repo = makeRepo(join(dir, "repo"), { "README.md": "# App\n", "src/login.ts": "export {};\n" });
+  return { dir, repo, env: { ...GIT_ENV, HOME: join(dir, "home"), TMPDIR: dir, HANDOFF_ROOT: join(dir, "store"), XDG_CONFIG_HOME: join(dir, "config") } };
+}
+
+const githubToken = "ghp_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5";
+const awsKeyId = "AKIA" + "Z3XQ7B2M5N8P4R6T";
+
+describe("create --from-transcript", () => {
+  it("writes a sufficient handoff from a session's transcript: requests, plan, repository-relative edits, failures", async () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-cli", cwd: b.repo, gitBranch: "main" });
+    const transcript = join(b.dir, "session.jsonl");
+    writeFileSync(
+      transcript,
+      [
+        cc.userText("Make login remember the user"),
+        cc.assistant([cc.toolUse("t1", "TodoWrite", { todos: [{ content: "Add remember-me cookie", status: "in_progress", activeForm: "Adding" }] })]),
+        cc.assistant([cc.toolUse("e1", "Edit", { file_path: join(b.repo, "src/login.ts"), old_string: "a", new_string: "b" })]),
+        cc.assistant([cc.toolUse("b1", "Bash", { command: "npm test" })]),
+        cc.userBlocks([cc.toolResult("b1", "Exit code 1\nFAIL login.test.ts", true)]),
+        cc.assistant([cc.text("The cookie is set; the expiry test fails.")]),
+      ].join("\n"),
+    );
+    const run = await runCli(["create", "--json", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { path: string; metadata: Record<string, unknown>; warnings: { code: string }[] };
+    expect(result.metadata).toMatchObject({ title: "Make login remember the user", branch: "main" });
+    expect(result.warnings.map((w) => w.code)).not.toContain("insufficient");
+    const text = readFileSync(result.path, "utf8");
+    expect(text).toContain("- `src/login.ts`");
+    expect(text).toContain("- `npm test` exited 1: FAIL login.test.ts");
+    expect(text).toContain("- Add remember-me cookie (in progress)");
+  });
+
+  it("no secret survives: not from the user's text, a failed command, or a tool's output", async () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-secret", cwd: b.repo });
+    const transcript = join(b.dir, "secret.jsonl");
+    writeFileSync(
+      transcript,
+      [
+        cc.userText(`Deploy with token ${githubToken}, the state is in progress`),
+        cc.assistant([cc.toolUse("b1", "Bash", { command: `AWS_ACCESS_KEY_ID=${awsKeyId} ./deploy.sh` })]),
+        cc.userBlocks([cc.toolResult("b1", `Exit code 2\nDenied for ${awsKeyId}`, true)]),
+        cc.assistant([cc.toolUse("r1", "Read", { file_path: join(b.repo, ".env") })]),
+        cc.userBlocks([cc.toolResult("r1", `GITHUB_TOKEN=${githubToken}\nDB_PASSWORD=hunter2-very-secret`)]),
+        cc.assistant([cc.text(`Deploy failed: the key ${awsKeyId} was denied.`)]),
+      ].join("\n"),
+    );
+    const run = await runCli(["create", "--json", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
+    expect(run.code, run.stderr).toBe(0);
+    const { path, redaction } = JSON.parse(run.stdout) as { path: string; redaction: { total: number } };
+    const text = readFileSync(path, "utf8");
+    for (const secret of [githubToken, awsKeyId, "hunter2-very-secret"]) expect(text).not.toContain(secret);
+    expect(redaction.total).toBeGreaterThan(0);
+    expect(text).toContain("[REDACTED:");
+  });
+
+  it("a transcript with nothing to resume from is refused with what is missing; nothing is written", async () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-empty", cwd: b.repo });
+    const transcript = join(b.dir, "empty.jsonl");
+    writeFileSync(transcript, [cc.progress(), cc.snapshot(), "{torn"].join("\n"));
+    const run = await runCli(["create", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("no current state");
+    expect(existsSync(join(b.dir, "store"))).toBe(false);
+  });
+
+  it("a missing transcript is unreadable (exit 3); --body-file with it is a usage error (exit 2)", async () => {
+    const b = box();
+    const missing = await runCli(["create", "--from-transcript", join(b.dir, "nope.jsonl")], { cwd: b.repo, env: b.env });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("cannot read the transcript");
+    const both = await runCli(["create", "--from-transcript", "x.jsonl", "--body-file", "y.md"], { cwd: b.repo, env: b.env });
+    expect(both.code).toBe(2);
+  });
+});
+
+describe("the streaming reader", () => {
+  it("skips a line longer than its limit and still reads the lines around it, also when the file ends without a newline", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-long", cwd: b.repo });
+    const path = join(b.dir, "long.jsonl");
+    writeFileSync(path, [cc.userText("first"), cc.userBlocks([cc.toolResult("x", "y".repeat(3_000_000))]), cc.userText("last")].join("\n"));
+    const draft = draftFromTranscript(path, { maxLineBytes: 1_000_000 });
+    expect(draft.requests.map((r) => r.text)).toEqual(["last", "first"]);
+    expect(draft.counts).toMatchObject({ lines: 3, oversized: 1 });
+  });
+
+  it("a multi-byte character split across read chunks decodes whole", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-utf8", cwd: b.repo });
+    const path = join(b.dir, "utf8.jsonl");
+    // Long enough that a chunk boundary falls inside the request's text.
+    writeFileSync(path, `${cc.userText(`${"é".repeat(700_000)} ünïcode`)}\n`);
+    const draft = draftFromTranscript(path);
+    expect(draft.requests[0]!.text.startsWith("éé")).toBe(true);
+    expect(draft.requests[0]!.text).not.toContain("\uFFFD");
+  });
+
+  it("drafts a 300 MB transcript in a process with a 48 MB heap", async () => {
+    const b = box();
+    const path = join(b.dir, "big.jsonl");
+    await writeBigTranscript(path, b.repo, 300 * 1024 * 1024);
+    expect(statSync(path).size).toBeGreaterThan(300 * 1024 * 1024);
+    const run = await runNode(["--max-old-space-size=48", join(repoRoot, "bin", "handoff.cjs"), "create", "--json", "--from-transcript", path], b.repo, b.env);
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    const text = readFileSync((JSON.parse(run.stdout) as { path: string }).path, "utf8");
+    expect(text).toContain("# Finish the streaming port");
+    expect(text).toMatch(/Read \d+ transcript lines: \d+ used/);
+  }, 600_000);
+});
+
+/**
+ * Streams a transcript of about `bytes` to disk from a generator: a session of requests, edits and
+ * failing commands among tool results of 64 KiB each, as a long session's file looks.
+ */
+async function writeBigTranscript(path: string, repo: string, bytes: number): Promise<void> {
+  const cc = claude({ sessionId: "s-big", cwd: repo });
+  const output = "o".repeat(64 * 1024);
+  const out = createWriteStream(path);
+  let written = 0;
+  for (let i = 0; written < bytes; i++) {
+    const lines = [
+      cc.assistant([cc.toolUse(`b${i}`, "Bash", { command: `npm test -- case ${i}` }), cc.toolUse(`e${i}`, "Edit", { file_path: join(repo, `src/f${i % 300}.ts`) })]),
+      cc.userBlocks([cc.toolResult(`b${i}`, `Exit code 1\nfailure ${i}\n${output}`, true)]),
+      cc.progress(),
+    ];
+    if (i % 1000 === 0) lines.push(cc.userText(`Request ${i}`));
+    const chunk = `${lines.join("\n")}\n`;
+    written += Buffer.byteLength(chunk);
+    if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  // The last request is the latest: the draft's title.
+  out.write(`${cc.userText("Finish the streaming port")}\n${cc.assistant([cc.text("Status: still failing.")])}\n`);
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+function runNode(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), ...env, ...runMarker() }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
