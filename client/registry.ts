@@ -122,9 +122,11 @@ export const pruneSpec = defineCommand({
   args: "",
   positionals: { min: 0, max: 0 },
   description: `Delete handoffs in the managed store created longer ago than --older-than. Only files that
-are provably handoffs (ce-handoff/v1 frontmatter with a created_at) are considered.`,
+are provably handoffs (ce-handoff/v1 frontmatter with a created_at) are considered. With --auto,
+only automatic handoffs (keyword auto, written by 'handoff hook'), by default those past 7 days.`,
   flags: {
-    "older-than": { type: "string", value: "D", description: "Required: an age like 30d, 12h, 1w." },
+    "older-than": { type: "string", value: "D", description: "An age like 30d, 12h, 1w (required without --auto; with it, default 7d)." },
+    auto: { type: "boolean", description: "Only automatic handoffs (keyword auto), as 'handoff hook' writes them." },
     "dry-run": { type: "boolean", description: "List what would be deleted; delete nothing." },
   },
   exits: { 0: "pruned (also when nothing was old enough)", 2: "usage", 3: "failed delete" },
@@ -322,6 +324,26 @@ see docs/agents.md.`,
   load: (): Promise<LoadedCommand> => import("./commands/mcp.js").then((m) => m.command),
 });
 
+export const hookSpec = defineCommand({
+  name: "hook",
+  summary: "Act on an agent's lifecycle hook event (stdin): automatic handoffs, start-up pointers.",
+  args: "",
+  positionals: { min: 0, max: 0 },
+  description: `Reads one hook event, as Claude Code or Codex sends it, as JSON on stdin, and acts by event:
+PreCompact (manual or auto) and SessionEnd write an automatic handoff of the session from its
+transcript into the managed store (keyword auto, never published; at most one per session every
+5 minutes, none when nothing changed); SessionStart prints, as the hook's additional context, a
+pointer to the handoff written before a compaction (source compact), or the best one to three
+handoffs for this repository and branch, titles and ages only (startup, resume); silent when
+nothing matches. Always exits 0: what went wrong is one line on stderr. The plugin wires it.`,
+  flags: {},
+  exits: { 0: "always: a hook must never block compaction or the session's end" },
+  notes: `Off with HANDOFF_AUTO=0 (or off, false, no), or "auto_handoffs": false in the config file.
+Automatic handoffs expire after 7 days (removed when the hook writes the next one);
+'handoff prune --auto' removes them sooner.`,
+  load: (): Promise<LoadedCommand> => import("./commands/hook.js").then((m) => m.command),
+});
+
 export const installSkillSpec = defineCommand({
   name: "install-skill",
   summary: "Install the handoff skill for Claude Code or Codex.",
@@ -384,6 +406,7 @@ export const COMMANDS = [
   guardSpec,
   checkpointSpec,
   mcpSpec,
+  hookSpec,
   installSkillSpec,
   configSpec,
   completionSpec,

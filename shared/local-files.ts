@@ -43,6 +43,8 @@ export const ConfigFileV2Schema = z.strictObject({
   version: z.literal(CONFIG_VERSION),
   default_server: z.string().optional(),
   servers: z.record(z.string(), ServerCredentialsSchema).default({}),
+  /** false turns off `handoff hook`'s automatic handoffs (HANDOFF_AUTO overrides it). */
+  auto_handoffs: z.boolean().optional(),
 });
 export type ConfigFileV2 = z.infer<typeof ConfigFileV2Schema>;
 

@@ -1,5 +1,6 @@
 import { parseDuration } from "../../shared/duration.js";
 import { HandoffError } from "../../shared/errors.js";
+import { AUTO_EXPIRY_MS, AUTO_KEYWORD } from "../../shared/hook/decide.js";
 import { implement } from "../command.js";
 import { oneLine } from "../platform/terminal.js";
 import type { pruneSpec } from "../registry.js";
@@ -8,6 +9,8 @@ import { timestampMs } from "../../shared/timestamps.js";
 
 export interface PruneResult {
   older_than_seconds: number;
+  /** Only automatic handoffs were considered (--auto). */
+  auto: boolean;
   dry_run: boolean;
   removed: { path: string; created_at: string }[];
   kept: number;
@@ -16,16 +19,17 @@ export interface PruneResult {
 
 export const command = implement<typeof pruneSpec>()({
   async run({ flags, io }): Promise<PruneResult> {
-    if (flags["older-than"] === undefined) {
-      throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d' (add --dry-run to see what it would delete)" });
+    const auto = flags.auto === true;
+    if (flags["older-than"] === undefined && !auto) {
+      throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d', or 'handoff prune --auto' for automatic handoffs (add --dry-run to see what it would delete)" });
     }
-    const seconds = parseDuration(flags["older-than"], "--older-than");
+    const seconds = flags["older-than"] === undefined ? AUTO_EXPIRY_MS / 1000 : parseDuration(flags["older-than"], "--older-than");
     const cutoff = Date.now() - seconds * 1000;
     const { entries, warnings } = listStore(io.env);
     // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.
-    const old = entries.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoff);
+    const old = entries.filter((e) => (!auto || e.keywords.includes(AUTO_KEYWORD)) && (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoff);
     if (!flags["dry-run"]) deleteHandoffs(old);
-    return { older_than_seconds: seconds, dry_run: Boolean(flags["dry-run"]), removed: old.map(({ path, created_at }) => ({ path, created_at })), kept: entries.length - old.length, warnings };
+    return { older_than_seconds: seconds, auto, dry_run: Boolean(flags["dry-run"]), removed: old.map(({ path, created_at }) => ({ path, created_at })), kept: entries.length - old.length, warnings };
   },
   human(result) {
     const verb = result.dry_run ? "would remove" : "removed";

@@ -150,7 +150,7 @@ async function writeBigTranscript(path: string, repo: string, bytes: number): Pr
     if (i % 1000 === 0) lines.push(cc.userText(`Request ${i}`));
     const chunk = `${lines.join("\n")}\n`;
     written += Buffer.byteLength(chunk);
-    if (!out.write(chunk)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   // The last request is the latest: the draft's title.
   out.write(`${cc.userText("Finish the streaming port")}\n${cc.assistant([cc.text("Status: still failing.")])}\n`);

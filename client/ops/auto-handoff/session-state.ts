@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import type { AutoState } from "../../../shared/hook/decide.js";
+import { AutoStateSchema } from "../../../shared/hook/state.js";
+import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../../store.js";
+
+/** Beside the store's ce-handoff/ folder, never inside it: discovery does not look here. */
+const STATE_FOLDER = "handoff-sessions";
+
+const uid = () => process.getuid?.() ?? -1;
+const fileName = (sessionId: string) => `${createHash("sha256").update(sessionId).digest("hex")}.json`;
+
+/** The session's last automatic handoff, or undefined (none, or a file this tool did not write). */
+export function readSessionState(env: NodeJS.ProcessEnv, sessionId: string): AutoState | undefined {
+  for (const root of managedRoots(env)) {
+    // A root someone else could write to is not read: its state could point anywhere.
+    if (inspectManagedRoot(root) !== "ok") continue;
+    let text: string;
+    try {
+      text = readFileSync(join(root, STATE_FOLDER, fileName(sessionId)), "utf8");
+    } catch {
+      continue;
+    }
+    try {
+      const parsed = AutoStateSchema.safeParse(JSON.parse(text));
+      if (parsed.success && parsed.data.session_id === sessionId) return parsed.data;
+    } catch {
+      // A torn or foreign file: as if none were there; the next write replaces it.
+    }
+  }
+  return undefined;
+}
+
+/** Replaces the session's state by a rename: a reader sees the old state or the new, never half. */
+export function writeSessionState(env: NodeJS.ProcessEnv, state: AutoState): void {
+  const { root } = openManagedRoot(managedRoots(env));
+  const dir = join(root, STATE_FOLDER);
+  ensurePrivateDir(dir, uid());
+  const path = join(dir, fileName(state.session_id));
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600, flag: "w" });
+  renameSync(temp, path);
+}
