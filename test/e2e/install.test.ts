@@ -72,7 +72,9 @@ describe("the packed CLI, installed from its tarball", () => {
   it("holds only what the CLI runs: the launcher, the bundles and chunks, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
-    expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
+    expect(top).toEqual(["README.md", "bin", "dist", "instructions", "package.json", "plugin"]);
+    // The plugin folder ships its skill only: manifests and hooks are the plugin install's, not npm's.
+    expect(readdirSync(join(installedRoot, "plugin"))).toEqual(["skills"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
     expect(dist).toEqual(["chunks", "cli.js", "guard.cjs", "help.cjs"]);
@@ -90,7 +92,7 @@ describe("the packed CLI, installed from its tarball", () => {
     const skills = join(base, "installed-skills");
     const installed = await runProgram("handoff", ["install-skill", "--dir", skills, "--json"], { cwd: base, env });
     expect(installed.code, installed.stderr).toBe(0);
-    expect(readFileSync(join(skills, "handoff", "SKILL.md"), "utf8")).toBe(readFileSync(join(repoRoot, "skills", "handoff", "SKILL.md"), "utf8"));
+    expect(readFileSync(join(skills, "handoff", "SKILL.md"), "utf8")).toBe(readFileSync(join(repoRoot, "plugin", "skills", "handoff", "SKILL.md"), "utf8"));
     const guard = await runProgram("handoff", ["guard"], { cwd: base, env, input: JSON.stringify({ tool_name: "Read", tool_input: { file_path: join(base, "x") }, cwd: base }) });
     expect(guard.code, guard.stderr).toBe(0);
   });
