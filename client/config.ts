@@ -57,6 +57,22 @@ export function configDirFor({ env, home }: ConfigLocation): string {
   return join(home, ".config", "handoff");
 }
 
+/** The environment variable that names the config file itself (what `handoff mcp --config FILE` sets). */
+export const CONFIG_ENV = "HANDOFF_CONFIG";
+
+/**
+ * The config file: HANDOFF_CONFIG when set (an absolute path), else `config.json` in
+ * {@link configDirFor}. The published store stays in the config folder either way.
+ */
+export function configFileFor(location: ConfigLocation): string {
+  const given = location.env[CONFIG_ENV];
+  if (given !== undefined && given !== "") {
+    if (!isAbsolute(given)) throw new HandoffError("usage", `${CONFIG_ENV} must be an absolute path, got '${given}'`, { hint: `set ${CONFIG_ENV} to the config file's full path` });
+    return given;
+  }
+  return join(configDirFor(location), "config.json");
+}
+
 type TokenKey = "token" | "teamToken";
 const TOKEN_NAMES: Record<TokenKey, string> = { token: "publish token", teamToken: "team token" };
 
@@ -85,7 +101,7 @@ const given = (value: string | undefined) => (value === undefined || value === "
 async function readLayers(input: { flags: PublishFlags } & ConfigLocation): Promise<Layers> {
   const { flags, env } = input;
   const configDir = configDirFor(input);
-  const configPath = join(configDir, "config.json");
+  const configPath = configFileFor(input);
   const flag: Layer = { source: "flag", token: given(flags.token), teamToken: given(flags.teamToken) };
   const envLayer: Layer = { source: "env", token: given(env[ENV.token]), teamToken: given(env[ENV.teamToken]) };
   checkTokens(flag, { token: "--token", teamToken: "--team-token" });
@@ -308,13 +324,14 @@ function configIssue(path: string, issues: z.core.$ZodIssue[], keys: string[]): 
  * ```
  */
 export async function writeConfig(location: ConfigLocation, config: ConfigFile): Promise<string> {
-  const path = join(configDirFor(location), "config.json");
+  const path = configFileFor(location);
   const value = parseConfig(path, config);
   if ("version" in value) {
     if (value.default_server !== undefined) value.default_server = normalizeOrThrow(value.default_server, `default_server for ${path}`, true);
     value.servers = Object.fromEntries(Object.entries(value.servers).map(([server, entry]) => [normalizeOrThrow(server, `the server '${server}' for ${path}`, true), entry]));
   } else if (value.server !== undefined) value.server = normalizeOrThrow(value.server, `server for ${path}`, true);
-  await ensurePrivateDir(configDirFor(location));
+  // The config folder is ours to create; a folder HANDOFF_CONFIG names is the user's, left as it is.
+  if (location.env[CONFIG_ENV] === undefined || location.env[CONFIG_ENV] === "") await ensurePrivateDir(configDirFor(location));
   await writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
   return path;
 }

@@ -1,10 +1,9 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { implement } from "../command.js";
 import type { ConfigFile, ConfigFileV2 } from "../../shared/local-files.js";
 import { normalizeServerUrl } from "../../shared/share-url.js";
-import { configDirFor, readConfigFile, writeConfig } from "../config.js";
+import { configFileFor, readConfigFile, writeConfig } from "../config.js";
 import type { configSpec } from "../registry.js";
 
 const KEYS = ["server", "token", "team_token"] as const;
@@ -49,7 +48,7 @@ function normalized(server: string): string {
 export const command = implement<typeof configSpec>()({
   async run({ positionals, io }): Promise<ConfigResult> {
     const location = { env: io.env, home: io.env.HOME ?? homedir() };
-    const path = join(configDirFor(location), "config.json");
+    const path = configFileFor(location);
     const [action, word, value, ...extra] = positionals;
     if (action === "path" && positionals.length === 1) return { action, path };
     if (action === "get" && positionals.length === 2) {

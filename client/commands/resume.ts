@@ -115,7 +115,7 @@ export async function discoverShortlist(options: { boundary?: string | undefined
  * Orientation from one explicit source (a file, '-' or a URL), as `handoff resume SOURCE` gives
  * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
  */
-export async function orientFromSource(word: string, io: Io): Promise<OrientationResult> {
+export async function orientFromSource(word: string, io: Io): Promise<OrientationResult & { views_left?: number | null }> {
   const selection = classify(word, io.cwd);
   if (selection.kind === "folder" || selection.kind === "keywords") {
     throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {
@@ -124,7 +124,9 @@ export async function orientFromSource(word: string, io: Io): Promise<Orientatio
   }
   const text = await readSource(selection, io);
   const { orientFromText } = await import("../resume/orient.js");
-  return orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
+  const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
+  // A share link's read spent a view: how many are left is part of the answer.
+  return text.views_left === undefined ? result : { ...result, views_left: text.views_left };
 }
 
 async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {

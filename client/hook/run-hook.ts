@@ -5,9 +5,8 @@ import { parseHookEvent, type HookEvent } from "../../shared/hook/event.js";
 import { compactContext, sessionStartOutput, startupContext, type StartCandidate } from "../../shared/hook/decide.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { timestampMs } from "../../shared/timestamps.js";
-import { readConfigFile, configDirFor } from "../config.js";
+import { configFileFor, readConfigFile } from "../config.js";
 import type { Io } from "../io.js";
-import { join } from "node:path";
 
 /**
  * `handoff hook`: a front end for agents' lifecycle hooks, like cli/ and mcp/. It reads one hook
@@ -62,7 +61,7 @@ async function autoHandoffsOff(io: Io): Promise<string | undefined> {
     if (["0", "off", "false", "no"].includes(value)) return `${AUTO_ENV}=${io.env[AUTO_ENV]}`;
     return undefined;
   }
-  const path = join(configDirFor({ env: io.env, home: io.env.HOME ?? homedir() }), "config.json");
+  const path = configFileFor({ env: io.env, home: io.env.HOME ?? homedir() });
   const file = await readConfigFile(path);
   if (file && "version" in file.config && file.config.auto_handoffs === false) return `"auto_handoffs": false in ${path}`;
   return undefined;

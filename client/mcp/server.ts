@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody, HandoffError, isHandoffError } from "../../shared/errors.js";
 import type { Io } from "../io.js";
+import { inToolWords } from "./hints.js";
 import { TOOLS, type ToolOutput } from "./tools.js";
 
 /**
@@ -37,11 +38,15 @@ export function toolResult(output: ToolOutput): CallToolResult {
   return { content, structuredContent: output.result };
 }
 
-export function errorResult(error: unknown): CallToolResult {
+/** A failed call's result; `argumentNames` are the tool's, so hints speak them instead of CLI flags. */
+export function errorResult(error: unknown, argumentNames: readonly string[] = []): CallToolResult {
   const handoffError = isHandoffError(error)
     ? error
     : new HandoffError("internal", `unexpected failure: ${error instanceof Error ? error.message : String(error)}`, { hint: "report it with the tool call that caused it", cause: error });
   const body = errorBody(handoffError) as unknown as Record<string, unknown>;
+  const detail = body.error as { message?: unknown; hint?: unknown } | undefined;
+  if (detail && typeof detail.message === "string") detail.message = inToolWords(detail.message, argumentNames);
+  if (detail && typeof detail.hint === "string") detail.hint = inToolWords(detail.hint, argumentNames);
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body, null, 2) }], structuredContent: body };
 }
 
@@ -56,7 +61,7 @@ export function createServer(io: Io, version: string): McpServer {
         try {
           return toolResult(await run(args, io));
         } catch (error) {
-          return errorResult(error);
+          return errorResult(error, Object.keys(definition.inputSchema));
         }
       },
     );

@@ -89,6 +89,10 @@ describe("handoff mcp over stdio with the SDK client", () => {
     expect([...TOOL_NAMES].sort()).toEqual(tools.map((t) => t.name).sort());
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
     expect(tools.find((t) => t.name === "discover")!.description).toMatch(/never selects/);
+    // orient spends a view of a share link: not read-only, and the last view ends the link.
+    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    expect(annotations.orient).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    for (const name of ["discover", "validate"]) expect(annotations[name]).toMatchObject({ readOnlyHint: true });
   });
 
   it("creates a handoff: the core's create result", async () => {
@@ -142,6 +146,8 @@ describe("handoff mcp over stdio with the SDK client", () => {
     // The key never appears in the result object: the source is the URL without its fragment.
     expect(orientation.source).toBe(url.replace(/#.*$/, ""));
     expect(JSON.stringify(orientation)).not.toContain(url.slice(url.indexOf("#") + 1));
+    // The read spent one of its three views.
+    expect(orientation.views_left).toBe(2);
     const untrusted = result.content.find((block) => block._meta?.["handoff/untrusted"] === true);
     expect(untrusted?.text).toContain(MARKER);
   });
@@ -165,6 +171,54 @@ describe("handoff mcp over stdio with the SDK client", () => {
     const empty = await call("create", { body: "   \n" });
     expect(empty.isError).toBe(true);
     expect(empty.structuredContent).toMatchObject({ error: { code: "empty_input" } });
+  });
+
+  it("hints speak the tool's arguments, not the CLI's flags", async () => {
+    const empty = (await call("create", { body: "   \n" })).structuredContent as { error: { hint: string } };
+    expect(empty.error.hint).toContain("as body");
+    const thin = (await call("create", { body: "just a note" })).structuredContent as { error: { code: string; hint: string } };
+    expect(thin.error.code).toBe("insufficient");
+    expect(thin.error.hint).toContain("allow_insufficient: true");
+    const written = ok(await call("create", { body: "just a note", allow_insufficient: true }));
+    expect((written.warnings as { code: string }[]).map((w) => w.code)).toContain("insufficient");
+    const views = (await call("publish", { path, max_views: 100_000 })).structuredContent as { error: { message: string; hint: string } };
+    expect(views.error.hint).toBe("pass max_views: 1");
+    expect(views.error.message).toMatch(/^max_views must be/);
+    for (const text of [empty.error.hint, thin.error.hint, views.error.hint, views.error.message]) expect(text).not.toMatch(/--[a-z]/);
+  });
+});
+
+describe("handoff mcp --root DIR --config FILE", () => {
+  it("serves the store and config it names, and says at start which it uses, for clients that pass no environment", async () => {
+    const root = join(base, "named-root");
+    const config = join(base, "named-config.json");
+    const named = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repoRoot, "bin", "handoff.cjs"), "mcp", "--root", root, "--config", config],
+      cwd: host.repo,
+      // What such a client passes: PATH and HOME, nothing of Handoff's.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: host.env.HOME! },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    named.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const namedClient = new Client({ name: "handoff-e2e-named", version: "1.0.0" });
+    try {
+      await namedClient.connect(named);
+      const created = (await namedClient.callTool({ name: "create", arguments: { body: BODY } })).structuredContent as { path: string };
+      expect(created.path.startsWith(`${root}/`)).toBe(true);
+      expect(stderr).toContain(`store ${root} (--root); config ${config} (--config, not there yet)`);
+    } finally {
+      const pid = named.pid;
+      await namedClient.close().catch(() => undefined);
+      if (pid !== undefined && pid !== null) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
   });
 });
 
