@@ -1,9 +1,9 @@
 import { open } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
 import type * as z from "zod";
 import { type ConfigFile, ConfigFileV2Schema, LegacyConfigFileSchema, TokenSchema } from "../shared/local-files.js";
 import { HandoffError } from "../shared/errors.js";
 import { normalizeServerUrl } from "../shared/share-url.js";
+import { CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
 import { ensurePrivateDir, octal, writePrivateFile } from "./private-file.js";
 
 // Publishing configuration, resolved once at the top of a command. Every credential is bound to
@@ -24,11 +24,6 @@ export interface PublishFlags {
   teamToken?: string | undefined;
 }
 
-/** Where configuration is looked for: the process environment and home folder, passed in. */
-export interface ConfigLocation {
-  env: Record<string, string | undefined>;
-  home: string;
-}
 
 /** A credential and the one server it may be sent to (normalised base URL). */
 export interface BoundToken {
@@ -49,29 +44,8 @@ export interface PublishConfig {
   warnings: string[];
 }
 
-/** `$XDG_CONFIG_HOME/handoff`, or `~/.config/handoff`; a relative XDG_CONFIG_HOME is ignored, as the XDG spec says. */
-export function configDirFor({ env, home }: ConfigLocation): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "handoff");
-  if (home === "") throw new HandoffError("not_configured", "cannot find the config folder: neither HOME nor XDG_CONFIG_HOME is set");
-  return join(home, ".config", "handoff");
-}
-
-/** The environment variable that names the config file itself (what `handoff mcp --config FILE` sets). */
-export const CONFIG_ENV = "HANDOFF_CONFIG";
-
-/**
- * The config file: HANDOFF_CONFIG when set (an absolute path), else `config.json` in
- * {@link configDirFor}. The published store stays in the config folder either way.
- */
-export function configFileFor(location: ConfigLocation): string {
-  const given = location.env[CONFIG_ENV];
-  if (given !== undefined && given !== "") {
-    if (!isAbsolute(given)) throw new HandoffError("usage", `${CONFIG_ENV} must be an absolute path, got '${given}'`, { hint: `set ${CONFIG_ENV} to the config file's full path` });
-    return given;
-  }
-  return join(configDirFor(location), "config.json");
-}
+// Where the config lives, in a module of its own: the hook finds the file without loading zod.
+export { CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
 
 type TokenKey = "token" | "teamToken";
 const TOKEN_NAMES: Record<TokenKey, string> = { token: "publish token", teamToken: "team token" };

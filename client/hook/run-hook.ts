@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { describeFsError } from "../read-file.js";
 import { isHandoffError } from "../../shared/errors.js";
@@ -5,7 +6,7 @@ import { parseHookEvent, type HookEvent } from "../../shared/hook/event.js";
 import { compactContext, sessionStartOutput, startupContext, type StartCandidate } from "../../shared/hook/decide.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { timestampMs } from "../../shared/timestamps.js";
-import { configFileFor, readConfigFile } from "../config.js";
+import { configFileFor } from "../config-location.js";
 import type { Io } from "../io.js";
 
 /**
@@ -62,6 +63,9 @@ async function autoHandoffsOff(io: Io): Promise<string | undefined> {
     return undefined;
   }
   const path = configFileFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  // Most users have no config file: the check then costs a stat, not the config reader's zod.
+  if (!existsSync(path)) return undefined;
+  const { readConfigFile } = await import("../config.js");
   const file = await readConfigFile(path);
   if (file && "version" in file.config && file.config.auto_handoffs === false) return `"auto_handoffs": false in ${path}`;
   return undefined;
@@ -79,7 +83,7 @@ async function writeFor(event: HookEvent, io: Io): Promise<HookOutcome> {
 
 async function startFor(event: HookEvent, io: Io): Promise<HookOutcome> {
   if (event.source === "compact") {
-    const { lastAutoHandoff } = await import("../ops/auto-handoff/auto-handoff.js");
+    const { lastAutoHandoff } = await import("../ops/auto-handoff/session-state.js");
     const state = lastAutoHandoff(io.env, event.session_id);
     if (!state) return {};
     return { output: sessionStartOutput(compactContext(state, resumeCommand(state.path))) };

@@ -1,5 +1,3 @@
-import * as z from "zod";
-
 /**
  * The hook events `handoff hook` acts on, as Claude Code and Codex send them on stdin. Both send
  * `session_id`, `transcript_path`, `cwd` and `hook_event_name`, plus one field per event:
@@ -8,21 +6,23 @@ import * as z from "zod";
  * - `SessionStart`: `source` (`startup`, `resume`, `clear`, `compact`).
  * Fields this tool does not read are allowed (each agent adds its own: `model`, `turn_id`,
  * `permission_mode`), so a newer agent's event still parses.
+ *
+ * Checked by hand, not with zod, on purpose (as the guard's pointer is): a hook starts a process
+ * on every compaction and session start, and loading zod costs more than the rest of the check.
  */
-export const HOOK_EVENTS = ["PreCompact", "SessionEnd", "SessionStart"] as const;
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+export interface HookEvent {
+  hook_event_name: string;
+  session_id: string;
+  /** Codex sends null when the session has no rollout file yet. */
+  transcript_path?: string | null;
+  cwd: string;
+  trigger?: string;
+  source?: string;
+  reason?: string;
+}
 
-export const HookEventSchema = z.looseObject({
-  hook_event_name: z.string().min(1),
-  session_id: z.string().min(1).max(512),
-  // Codex sends null when the session has no rollout file yet.
-  transcript_path: z.string().min(1).nullable().optional(),
-  cwd: z.string().min(1),
-  trigger: z.string().optional(),
-  source: z.string().optional(),
-  reason: z.string().optional(),
-});
-export type HookEvent = z.infer<typeof HookEventSchema>;
+const REQUIRED = ["hook_event_name", "session_id", "cwd"] as const;
+const OPTIONAL = ["trigger", "source", "reason"] as const;
 
 /**
  * Reads a hook event, or says in one line why it cannot.
@@ -42,10 +42,23 @@ export function parseHookEvent(text: string): { ok: true; event: HookEvent } | {
   } catch {
     return { ok: false, reason: "the hook event on stdin is not JSON" };
   }
-  const parsed = HookEventSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, reason: `the hook event is not one this tool reads: ${issue ? `${issue.path.join(".") || "event"}: ${issue.message}` : "invalid"}` };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "the hook event is not one this tool reads: not a JSON object" };
+  const fields = value as Record<string, unknown>;
+  const refuse = (field: string, what: string) => ({ ok: false as const, reason: `the hook event is not one this tool reads: ${field}: ${what}` });
+  for (const key of REQUIRED) {
+    const field = fields[key];
+    if (typeof field !== "string" || field === "") return refuse(key, "expected a non-empty string");
   }
-  return { ok: true, event: parsed.data };
+  if ((fields.session_id as string).length > 512) return refuse("session_id", "longer than 512 characters");
+  const event: HookEvent = { hook_event_name: fields.hook_event_name as string, session_id: fields.session_id as string, cwd: fields.cwd as string };
+  const transcript = fields.transcript_path;
+  if (transcript === null) event.transcript_path = null;
+  else if (typeof transcript === "string" && transcript !== "") event.transcript_path = transcript;
+  else if (transcript !== undefined) return refuse("transcript_path", "expected a non-empty string or null");
+  for (const key of OPTIONAL) {
+    const field = fields[key];
+    if (typeof field === "string") event[key] = field;
+    else if (field !== undefined && field !== null) return refuse(key, "expected a string");
+  }
+  return { ok: true, event };
 }

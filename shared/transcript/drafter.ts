@@ -93,6 +93,20 @@ export class TranscriptDrafter {
     this.take(readTranscriptLine(line));
   }
 
+  /**
+   * Whether a tool result for `id` would be kept: only a command still waiting for its result.
+   * Lets a reader skip decoding a bulky result line that no pending command asked for.
+   */
+  awaitsResult(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  /** A tool-result line the reader skipped unread, since no pending command asked for it. */
+  pushUnwantedResult(): void {
+    this.counts.lines++;
+    this.counts.skipped++;
+  }
+
   /** A line the reader did not read because it was longer than its limit. */
   pushOversized(): void {
     this.counts.lines++;

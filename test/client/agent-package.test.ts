@@ -161,7 +161,10 @@ describe("create instructions", () => {
 
   it("pipe the body to create --body-file - --json, read the result, and fix an insufficient body", () => {
     expect(CREATE).toMatch(/handoff create [^\n]*\\\n[^\n]*--body-file - --json <</);
-    expect(CREATE).toMatch(/insufficient for resume.*create again/s);
+    expect(CREATE).toMatch(/refuses the body as insufficient for resume.*nothing was\s+written.*create again/s);
+    // A refused body leaves no file: nothing to "replace".
+    expect(CREATE).not.toMatch(/replaced by the second/);
+    expect(AGENTS).toMatch(/insufficient for resume \(exit 1, code `insufficient`; nothing was written\)/);
     expect(AGENTS).toMatch(/--body-file - --json/);
   });
 

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { HandoffError } from "../../../shared/errors.js";
 import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoState, decideAutoHandoff } from "../../../shared/hook/decide.js";
 import { draftBody } from "../../../shared/transcript/render.js";
@@ -79,11 +78,4 @@ function expireAutoHandoffs(env: NodeJS.ProcessEnv, cutoffMs: number, keep: stri
   const expired = old.filter((e) => e.path !== keep);
   deleteHandoffs(expired);
   return expired.length;
-}
-
-/** The handoff a session's last automatic write left, when it is still there. */
-export function lastAutoHandoff(env: NodeJS.ProcessEnv, sessionId: string): AutoState | undefined {
-  const state = readSessionState(env, sessionId);
-  if (state === undefined) return undefined;
-  return existsSync(state.path) ? state : undefined;
 }

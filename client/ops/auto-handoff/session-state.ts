@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AutoState } from "../../../shared/hook/decide.js";
-import { AutoStateSchema } from "../../../shared/hook/state.js";
+import { parseAutoState } from "../../../shared/hook/state.js";
 import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../../store.js";
 
 /** Beside the store's ce-handoff/ folder, never inside it: discovery does not look here. */
@@ -23,8 +23,8 @@ export function readSessionState(env: NodeJS.ProcessEnv, sessionId: string): Aut
       continue;
     }
     try {
-      const parsed = AutoStateSchema.safeParse(JSON.parse(text));
-      if (parsed.success && parsed.data.session_id === sessionId) return parsed.data;
+      const state = parseAutoState(JSON.parse(text));
+      if (state?.session_id === sessionId) return state;
     } catch {
       // A torn or foreign file: as if none were there; the next write replaces it.
     }
@@ -41,4 +41,10 @@ export function writeSessionState(env: NodeJS.ProcessEnv, state: AutoState): voi
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600, flag: "w" });
   renameSync(temp, path);
+}
+
+/** The handoff a session's last automatic write left, when it is still there. */
+export function lastAutoHandoff(env: NodeJS.ProcessEnv, sessionId: string): AutoState | undefined {
+  const state = readSessionState(env, sessionId);
+  return state !== undefined && existsSync(state.path) ? state : undefined;
 }

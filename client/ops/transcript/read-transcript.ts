@@ -51,7 +51,8 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
         drafter.pushOversized();
       } else {
         const bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
-        drafter.push(decoder.decode(bytes));
+        if (unwantedResult(bytes, drafter)) drafter.pushUnwantedResult();
+        else drafter.push(decoder.decode(bytes));
       }
       carry = [];
       carryBytes = 0;
@@ -85,4 +86,30 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
   } finally {
     closeSync(fd);
   }
+}
+
+/** Lines shorter than this are parsed whatever they hold: the check would cost about as much. */
+const BULKY_LINE = 4096;
+/** Where a tool-result line names its kind and id: before the result's content. */
+const HEAD = 1024;
+const TOOL_RESULT = Buffer.from('"type":"tool_result"');
+const RESULT_ID = Buffer.from('"tool_use_id":"');
+
+/**
+ * Most of a long session's bytes are tool results (file contents, command output) that the draft
+ * keeps nothing of unless a pending command asked for them. Claude Code writes each tool result
+ * as a user line of its own, `{..., "message": {"role": "user", "content": [{"tool_use_id": ...,
+ * "type": "tool_result", "content": <bulk>}]}, ...}`: a bulky line whose head says so and names
+ * an id no pending command waits for is skipped before it is decoded or parsed. Only the head is
+ * searched (a whole-line search costs as much as the parse it saves); any doubt parses it.
+ */
+function unwantedResult(line: Buffer, drafter: TranscriptDrafter): boolean {
+  if (line.length < BULKY_LINE) return false;
+  const head = line.subarray(0, HEAD);
+  if (head.indexOf(TOOL_RESULT) < 0) return false;
+  const at = head.indexOf(RESULT_ID);
+  if (at < 0) return false;
+  const start = at + RESULT_ID.length;
+  const end = head.indexOf(34, start);
+  return end > start && !drafter.awaitsResult(head.toString("latin1", start, end));
 }
