@@ -108,6 +108,26 @@ describe("the streaming reader", () => {
     expect(draft.counts).toMatchObject({ lines: 3, oversized: 1 });
   });
 
+  it("skips a bulky tool result no pending command waits for, and still reads a bulky failure a command waits for", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-bulk", cwd: b.repo });
+    const path = join(b.dir, "bulk.jsonl");
+    const bulk = "z".repeat(20_000);
+    writeFileSync(
+      path,
+      [
+        cc.userText("read then test"),
+        cc.assistant([cc.toolUse("r1", "Read", { file_path: join(b.repo, "README.md") })]),
+        cc.userBlocks([cc.toolResult("r1", bulk)]),
+        cc.assistant([cc.toolUse("b1", "Bash", { command: "npm test" })]),
+        cc.userBlocks([cc.toolResult("b1", `Exit code 1\nFAIL big\n${bulk}`, true)]),
+      ].join("\n"),
+    );
+    const draft = draftFromTranscript(path);
+    expect(draft.failed).toEqual([{ command: "npm test", exit: 1, first_line: "FAIL big" }]);
+    expect(draft.counts).toMatchObject({ lines: 5, used: 4, skipped: 1 });
+  });
+
   it("a multi-byte character split across read chunks decodes whole", () => {
     const b = box();
     const cc = claude({ sessionId: "s-utf8", cwd: b.repo });
