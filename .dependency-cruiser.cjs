@@ -30,9 +30,9 @@ module.exports = {
     {
       name: "libraries-never-import-commands",
       comment:
-        "Modules that commands share never reach back into a command. The MCP server (client/mcp/) is, like the registry, a front end: its tools call the operations the commands export (discoverShortlist, orientFromSource, compileManifest, createHandoff), lazily, so the agent gets the same result objects --json prints.",
+        "Modules that commands share never reach back into a command. The MCP server (client/mcp/) and the hook handler (client/hook/) are, like the registry, front ends: they call the operations the commands export (discoverShortlist, orientFromSource, compileManifest, createHandoff), lazily, so the agent gets the same result objects --json prints.",
       severity: "error",
-      from: { path: "^client/", pathNot: ["^client/commands/", "^client/registry\\.ts$", "^client/mcp/"] },
+      from: { path: "^client/", pathNot: ["^client/commands/", "^client/registry\\.ts$", "^client/mcp/", "^client/hook/"] },
       to: { path: "^client/commands/", dependencyTypesNot: ["type-only"] },
     },
     {

@@ -18,7 +18,14 @@ await buildCli();
 const bin = fileURLToPath(new URL("../bin/handoff.cjs", import.meta.url));
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "handoff-hook-bench-")));
-const gitEnv = { GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.invalid", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.invalid", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+const gitEnv = {
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@example.invalid",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@example.invalid",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 const env = { ...process.env, ...gitEnv, HOME: join(base, "home"), XDG_CONFIG_HOME: join(base, "config"), HANDOFF_ROOT: join(base, "store") };
 delete env.NODE_EXTRA_CA_CERTS;
 delete env.HANDOFF_AUTO;
@@ -92,8 +99,25 @@ function claudeTranscript(cwd, bytes) {
   for (let i = 0; total < bytes; i++) {
     const batch = [
       { ...common, type: "user", uuid: `u${i}`, message: { role: "user", content: `Request ${i}: keep going on the parser` } },
-      { ...common, type: "assistant", uuid: `a${i}`, message: { role: "assistant", content: [{ type: "text", text: `Working on step ${i}.` }, { type: "tool_use", id: `b${i}`, name: "Bash", input: { command: `npm test -- ${i}` } }, { type: "tool_use", id: `e${i}`, name: "Edit", input: { file_path: `${cwd}/src/f${i % 50}.ts`, old_string: "a", new_string: "b" } }] } },
-      { ...common, type: "user", uuid: `r${i}`, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `b${i}`, content: `${i % 3 === 0 ? "Exit code 1\n" : ""}${output}`, is_error: i % 3 === 0 }] } },
+      {
+        ...common,
+        type: "assistant",
+        uuid: `a${i}`,
+        message: {
+          role: "assistant",
+          content: [
+            { type: "text", text: `Working on step ${i}.` },
+            { type: "tool_use", id: `b${i}`, name: "Bash", input: { command: `npm test -- ${i}` } },
+            { type: "tool_use", id: `e${i}`, name: "Edit", input: { file_path: `${cwd}/src/f${i % 50}.ts`, old_string: "a", new_string: "b" } },
+          ],
+        },
+      },
+      {
+        ...common,
+        type: "user",
+        uuid: `r${i}`,
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `b${i}`, content: `${i % 3 === 0 ? "Exit code 1\n" : ""}${output}`, is_error: i % 3 === 0 }] },
+      },
       { type: "progress", uuid: `p${i}`, sessionId: "bench", data: { type: "hook_progress" } },
     ];
     for (const line of batch) {

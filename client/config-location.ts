@@ -30,4 +30,3 @@ export function configFileFor(location: ConfigLocation): string {
   }
   return join(configDirFor(location), "config.json");
 }
-

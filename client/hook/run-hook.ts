@@ -74,7 +74,7 @@ async function autoHandoffsOff(io: Io): Promise<string | undefined> {
 async function writeFor(event: HookEvent, io: Io): Promise<HookOutcome> {
   if (!event.transcript_path) return { message: `handoff hook: the ${event.hook_event_name} event names no transcript_path; nothing was written` };
   const occasion = event.hook_event_name === "PreCompact" ? `before compaction (${event.trigger ?? "unknown trigger"})` : `at session end (${event.reason ?? "unknown reason"})`;
-  const { writeAutoHandoff } = await import("../ops/auto-handoff/auto-handoff.js");
+  const { writeAutoHandoff } = await import("./auto-handoff.js");
   const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: io.env, occasion, now: new Date() });
   if (!result.written) return { message: `handoff hook: no automatic handoff: ${result.reason}` };
   const expired = result.expired > 0 ? `; removed ${result.expired} automatic handoff${result.expired === 1 ? "" : "s"} past their 7 days` : "";
@@ -83,7 +83,7 @@ async function writeFor(event: HookEvent, io: Io): Promise<HookOutcome> {
 
 async function startFor(event: HookEvent, io: Io): Promise<HookOutcome> {
   if (event.source === "compact") {
-    const { lastAutoHandoff } = await import("../ops/auto-handoff/session-state.js");
+    const { lastAutoHandoff } = await import("./session-state.js");
     const state = lastAutoHandoff(io.env, event.session_id);
     if (!state) return {};
     return { output: sessionStartOutput(compactContext(state, resumeCommand(state.path))) };

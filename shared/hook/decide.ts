@@ -53,10 +53,7 @@ export function decideAutoHandoff(last: AutoState | undefined, next: { now_ms: n
  * to orient from it. A pointer, never the body.
  */
 export function compactContext(state: AutoState, resumeCommand: string): string {
-  const lines = [
-    `Handoff wrote an automatic handoff of this session just before the compaction: "${state.title}".`,
-    `Path: ${state.path}`,
-  ];
+  const lines = [`Handoff wrote an automatic handoff of this session just before the compaction: "${state.title}".`, `Path: ${state.path}`];
   if (state.request) lines.push(`The user's latest request, in their words: "${state.request}"`);
   lines.push(`If the summary lost something (a decision, a failed approach, a file), orient from it: ${resumeCommand}`);
   return lines.join("\n");

@@ -31,12 +31,7 @@ export interface PlanItem {
 }
 
 /** A line that was read: its events, or why none were taken. */
-export type LineReading =
-  | { outcome: "used"; events: TranscriptEvent[] }
-  | { outcome: "skipped" }
-  | { outcome: "sidechain" }
-  | { outcome: "unknown" }
-  | { outcome: "malformed" };
+export type LineReading = { outcome: "used"; events: TranscriptEvent[] } | { outcome: "skipped" } | { outcome: "sidechain" } | { outcome: "unknown" } | { outcome: "malformed" };
 
 /** Line types each format writes that a handoff has no use for: skipped, not "unknown". */
 const CLAUDE_SKIPPED = new Set(["progress", "system", "summary", "file-history-snapshot", "queue-operation", "attachment", "custom-title"]);
@@ -46,7 +41,8 @@ const CODEX_SKIPPED = new Set(["event_msg", "compacted"]);
 const EDIT_TOOLS: Record<string, string> = { Edit: "file_path", Write: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 
 /** Text an agent injects as a user turn that the user did not type. */
-const NOT_TYPED_BY_USER = /^\s*(<command-(name|message|args)>|<local-command-|<environment_context>|<user_instructions>|<user_shell_command>|<turn_aborted>|# AGENTS\.md instructions|Caveat: |\[Request interrupted)/;
+const NOT_TYPED_BY_USER =
+  /^\s*(<command-(name|message|args)>|<local-command-|<environment_context>|<user_instructions>|<user_shell_command>|<turn_aborted>|# AGENTS\.md instructions|Caveat: |\[Request interrupted)/;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -131,7 +127,15 @@ function claudeToolUse(block: Json, events: TranscriptEvent[]): void {
 }
 
 function claudeToolResult(block: Json): TranscriptEvent {
-  const text = typeof block.content === "string" ? block.content : Array.isArray(block.content) ? block.content.filter(isObject).map((part) => str(part.text) ?? "").join("\n") : "";
+  const text =
+    typeof block.content === "string"
+      ? block.content
+      : Array.isArray(block.content)
+        ? block.content
+            .filter(isObject)
+            .map((part) => str(part.text) ?? "")
+            .join("\n")
+        : "";
   // Claude Code's Bash results start "Exit code N" when the command failed.
   const exit = /^Exit code (\d+)/.exec(text);
   const failed = block.is_error === true || exit !== null;
@@ -153,7 +157,10 @@ function codexLine(type: string, payload: Json, at: string | undefined): LineRea
       const role = payload.role;
       if (role !== "user" && role !== "assistant") return { outcome: "skipped" };
       const parts = Array.isArray(payload.content) ? payload.content.filter(isObject) : [];
-      const text = parts.map((part) => str(part.text) ?? "").filter((t) => t !== "").join("\n\n");
+      const text = parts
+        .map((part) => str(part.text) ?? "")
+        .filter((t) => t !== "")
+        .join("\n\n");
       pushText(events, role === "user" ? "request" : "status", text, at);
       return used(events);
     }

@@ -32,7 +32,10 @@ export function draftBody(draft: TranscriptDraft, options: DraftBodyOptions): st
   const latest = draft.requests[0];
   const out: string[] = [`# ${latest ? oneLine(latest.text, TITLE_CHARS) : "Session handoff drafted from a transcript"}`, ""];
   const source = draft.format === "codex" ? "Codex rollout file" : draft.format === "claude-code" ? "Claude Code transcript" : "transcript";
-  out.push(`Drafted automatically${options.occasion ? ` ${options.occasion}` : ""} from the session's ${source}, not written by the agent: quoted requests are the user's words, the status is the agent's, and nothing here was verified.`, "");
+  out.push(
+    `Drafted automatically${options.occasion ? ` ${options.occasion}` : ""} from the session's ${source}, not written by the agent: quoted requests are the user's words, the status is the agent's, and nothing here was verified.`,
+    "",
+  );
 
   if (draft.requests.length > 0) {
     out.push("## Objective and current intent", "", `The user's ${draft.requests.length === 1 ? "request" : `latest ${draft.requests.length} requests, latest first`} (their words):`, "");

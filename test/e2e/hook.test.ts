@@ -57,7 +57,9 @@ function user(extraEnv: Record<string, string> = {}) {
 
 function listMd(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".md") && !p.includes("handoff-sessions")).map((p) => join(dir, p));
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith(".md") && !p.includes("handoff-sessions"))
+    .map((p) => join(dir, p));
 }
 
 /** Moves a session's last automatic write back in time, as if the rate limit's minutes had passed. */
@@ -157,7 +159,16 @@ describe("Codex's hooks", () => {
     const rollout = join(u.dir, "home", ".codex", "sessions", "2026", "11", "30", "rollout-2026-11-30T10-00-00-c1.jsonl");
     mkdirSync(join(rollout, ".."), { recursive: true });
     const cx = codex({ id: "c1", cwd: u.repo, branch: "main" });
-    writeFileSync(rollout, [cx.meta(), cx.turnContext(), cx.user("Speed up the cart query"), cx.plan("p1", [{ step: "Add an index", status: "in_progress" }]), cx.assistant("The index is added; the query plan is not checked yet.")].join("\n"));
+    writeFileSync(
+      rollout,
+      [
+        cx.meta(),
+        cx.turnContext(),
+        cx.user("Speed up the cart query"),
+        cx.plan("p1", [{ step: "Add an index", status: "in_progress" }]),
+        cx.assistant("The index is added; the query plan is not checked yet."),
+      ].join("\n"),
+    );
     const event = { session_id: "c1", turn_id: "t1", transcript_path: rollout, cwd: u.repo, model: "gpt-5-codex" };
     const pre = await u.hook({ ...event, hook_event_name: "PreCompact", trigger: "auto" });
     expect(pre.code).toBe(0);
@@ -209,7 +220,7 @@ describe("a hook that cannot act still exits 0, with one line on stderr, and wri
 });
 
 describe("opt-out and expiry", () => {
-  it("HANDOFF_AUTO=0 and \"auto_handoffs\": false in the config file turn it off", async () => {
+  it('HANDOFF_AUTO=0 and "auto_handoffs": false in the config file turn it off', async () => {
     const u = user();
     const env = await u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto" }, { env: { HANDOFF_AUTO: "0" } });
     expect(env).toMatchObject({ code: 0, stdout: "" });

@@ -80,8 +80,10 @@ export function codex(session: CodexSession) {
     assistant: (text: string) => codexLine("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text }] }),
     reasoning: () => codexLine("response_item", { type: "reasoning", summary: [{ type: "summary_text", text: "thinking" }], encrypted_content: "gAAAA" }),
     shell: (callId: string, command: string[]) => codexLine("response_item", { type: "function_call", name: "shell", arguments: JSON.stringify({ command, workdir: session.cwd }), call_id: callId }),
-    output: (callId: string, output: string, exitCode: number) => codexLine("response_item", { type: "function_call_output", call_id: callId, output: JSON.stringify({ output, metadata: { exit_code: exitCode, duration_seconds: 0.5 } }) }),
-    plan: (callId: string, plan: { step: string; status: string }[]) => codexLine("response_item", { type: "function_call", name: "update_plan", arguments: JSON.stringify({ plan }), call_id: callId }),
+    output: (callId: string, output: string, exitCode: number) =>
+      codexLine("response_item", { type: "function_call_output", call_id: callId, output: JSON.stringify({ output, metadata: { exit_code: exitCode, duration_seconds: 0.5 } }) }),
+    plan: (callId: string, plan: { step: string; status: string }[]) =>
+      codexLine("response_item", { type: "function_call", name: "update_plan", arguments: JSON.stringify({ plan }), call_id: callId }),
     applyPatch: (callId: string, patch: string) => codexLine("response_item", { type: "custom_tool_call", status: "completed", call_id: callId, name: "apply_patch", input: patch }),
     tokenCount: () => codexLine("event_msg", { type: "token_count", info: null }),
     compacted: () => codexLine("compacted", { message: "summary of earlier turns" }),

@@ -85,7 +85,15 @@ describe("a plain Claude Code session", () => {
 describe("todos, failed commands and edits", () => {
   const lines = [
     cc.userText("Make the test suite pass"),
-    cc.assistant([cc.toolUse("t1", "TodoWrite", { todos: [{ content: "Fix the parser", status: "completed", activeForm: "Fixing" }, { content: "Fix the renderer", status: "in_progress", activeForm: "Fixing" }, { content: "Update docs", status: "pending", activeForm: "Updating" }] })]),
+    cc.assistant([
+      cc.toolUse("t1", "TodoWrite", {
+        todos: [
+          { content: "Fix the parser", status: "completed", activeForm: "Fixing" },
+          { content: "Fix the renderer", status: "in_progress", activeForm: "Fixing" },
+          { content: "Update docs", status: "pending", activeForm: "Updating" },
+        ],
+      }),
+    ]),
     cc.userBlocks([cc.toolResult("t1", "Todos have been modified successfully")]),
     cc.assistant([cc.toolUse("b1", "Bash", { command: "npm test", description: "Run tests" })]),
     cc.userBlocks([cc.toolResult("b1", "Exit code 1\nFAIL test/render.test.ts > renders a table\nAssertionError: expected 3 to be 4\n    at line 12", true)]),
@@ -135,7 +143,10 @@ describe("a Codex rollout file", () => {
     cx.user("Port the CSV exporter to streams"),
     cx.userEvent("Port the CSV exporter to streams"),
     cx.reasoning(),
-    cx.plan("p1", [{ step: "Read exporter", status: "completed" }, { step: "Rewrite with streams", status: "in_progress" }]),
+    cx.plan("p1", [
+      { step: "Read exporter", status: "completed" },
+      { step: "Rewrite with streams", status: "in_progress" },
+    ]),
     cx.shell("s1", ["bash", "-lc", "npm test -- exporter"]),
     cx.output("s1", "FAIL exporter.test.ts\n  expected stream", 1),
     cx.shell("s2", ["bash", "-lc", "ls src"]),
@@ -149,7 +160,10 @@ describe("a Codex rollout file", () => {
     const draft = draftOf(lines);
     expect(draft).toMatchObject({ format: "codex", session_id: "c-1", cwd: REPO, branch: "feature/login" });
     expect(draft.requests.map((r) => r.text)).toEqual(["Port the CSV exporter to streams"]);
-    expect(draft.plan).toEqual([{ text: "Read exporter", status: "completed" }, { text: "Rewrite with streams", status: "in_progress" }]);
+    expect(draft.plan).toEqual([
+      { text: "Read exporter", status: "completed" },
+      { text: "Rewrite with streams", status: "in_progress" },
+    ]);
     expect(draft.edited).toEqual(["src/exporter.ts", "src/stream.ts"]);
     expect(draft.failed).toEqual([{ command: "npm test -- exporter", exit: 1, first_line: "FAIL exporter.test.ts" }]);
     expect(draft.status?.text).toMatch(/^The exporter now streams rows/);
@@ -159,7 +173,11 @@ describe("a Codex rollout file", () => {
   });
 
   it("reads the newer plain-text output ('Exit code: N ... Output:')", () => {
-    const plain = JSON.stringify({ timestamp: "t", type: "response_item", payload: { type: "function_call_output", call_id: "s9", output: "Exit code: 2\nWall time: 0.1 seconds\nOutput:\nmake: *** No rule to make target\n" } });
+    const plain = JSON.stringify({
+      timestamp: "t",
+      type: "response_item",
+      payload: { type: "function_call_output", call_id: "s9", output: "Exit code: 2\nWall time: 0.1 seconds\nOutput:\nmake: *** No rule to make target\n" },
+    });
     const draft = draftOf([cx.shell("s9", ["make", "all"]), plain]);
     expect(draft.failed).toEqual([{ command: "make all", exit: 2, first_line: "make: *** No rule to make target" }]);
   });

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { HandoffError } from "../../../shared/errors.js";
-import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoState, decideAutoHandoff } from "../../../shared/hook/decide.js";
-import { draftBody } from "../../../shared/transcript/render.js";
-import { timestampMs } from "../../../shared/timestamps.js";
-import { createHandoff, transcriptRoots } from "../../commands/create.js";
-import { captureGit } from "../../git.js";
-import { deleteHandoffs, listStore } from "../../store-index.js";
-import { draftFromTranscript } from "../transcript/read-transcript.js";
+import { HandoffError } from "../../shared/errors.js";
+import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoState, decideAutoHandoff } from "../../shared/hook/decide.js";
+import { draftBody } from "../../shared/transcript/render.js";
+import { timestampMs } from "../../shared/timestamps.js";
+import { createHandoff, transcriptRoots } from "../commands/create.js";
+import { captureGit } from "../git.js";
+import { deleteHandoffs, listStore } from "../store-index.js";
+import { draftFromTranscript } from "../ops/transcript/read-transcript.js";
 import { readSessionState, writeSessionState } from "./session-state.js";
 
 export interface AutoHandoffInput {
@@ -20,9 +20,7 @@ export interface AutoHandoffInput {
   now: Date;
 }
 
-export type AutoHandoffResult =
-  | { written: true; path: string; title: string; resume_command: string; expired: number }
-  | { written: false; reason: string };
+export type AutoHandoffResult = { written: true; path: string; title: string; resume_command: string; expired: number } | { written: false; reason: string };
 
 /**
  * Writes an automatic handoff of a session from its transcript into the managed store, keyword
@@ -36,7 +34,9 @@ export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHan
   const captured = await git;
   const body = draftBody(draft, { roots: transcriptRoots(captured, draft.cwd, input.cwd), transcriptPath: input.transcript_path, occasion: input.occasion });
   // The line counts change with every line the agent appends: they are not what "changed" means.
-  const digest = createHash("sha256").update(body.replace(/^- Read \d+ transcript lines:.*$/m, "")).digest("hex");
+  const digest = createHash("sha256")
+    .update(body.replace(/^- Read \d+ transcript lines:.*$/m, ""))
+    .digest("hex");
   const last = readSessionState(input.env, input.session_id);
   const decision = decideAutoHandoff(last, { now_ms: input.now.getTime(), digest });
   if (!decision.write) return { written: false, reason: decision.reason };

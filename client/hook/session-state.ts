@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AutoState } from "../../../shared/hook/decide.js";
-import { parseAutoState } from "../../../shared/hook/state.js";
-import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../../store.js";
+import type { AutoState } from "../../shared/hook/decide.js";
+import { parseAutoState } from "../../shared/hook/state.js";
+import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../store.js";
 
 /** Beside the store's ce-handoff/ folder, never inside it: discovery does not look here. */
 const STATE_FOLDER = "handoff-sessions";
