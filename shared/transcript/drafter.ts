@@ -10,8 +10,8 @@ export const DRAFT_LIMITS = {
   /** Characters kept of each request and of the agent's last status. */
   requestChars: 600,
   statusChars: 1200,
-  /** Files the session changed, first edit order. */
-  edits: 200,
+  /** Files the session changed, the most recently edited kept. */
+  edits: 100,
   /** Failed commands kept, latest first. */
   failures: 10,
   /** Characters kept of a command. */
@@ -56,9 +56,9 @@ export interface TranscriptDraft {
   requests: { text: string; at?: string }[];
   /** The latest todo list or plan. */
   plan?: PlanItem[];
-  /** Files the session changed, as the tools named them. */
+  /** Files the session changed, as the tools named them, most recently edited last. */
   edited: string[];
-  /** Edits past the limit, counted and not kept. */
+  /** Files edited earlier that left the list at its limit (a file that left twice counts twice). */
   edited_past_limit: number;
   failed: FailedCommand[];
   /** The agent's last words to the user. */
@@ -143,10 +143,17 @@ export class TranscriptDrafter {
         this.plan = event.items.slice(0, DRAFT_LIMITS.planItems).map((item) => ({ ...item, text: clip(item.text, DRAFT_LIMITS.requestChars) }));
         return;
       case "edit":
-        if (this.edited.has(event.path)) return;
-        // Past the limit, edits are counted, not kept (a file edited twice there counts twice).
-        if (this.edited.size < DRAFT_LIMITS.edits) this.edited.add(event.path);
-        else this.editedPast++;
+        // Most recent last: a file edited again moves to the end; past the limit the file edited
+        // longest ago leaves (counted: the draft says how many are not listed).
+        if (this.edited.delete(event.path)) {
+          this.edited.add(event.path);
+          return;
+        }
+        this.edited.add(event.path);
+        if (this.edited.size > DRAFT_LIMITS.edits) {
+          this.edited.delete(this.edited.values().next().value as string);
+          this.editedPast++;
+        }
         return;
       case "command":
         if (this.pending.size >= DRAFT_LIMITS.pending) this.pending.delete(this.pending.keys().next().value as string);

@@ -14,6 +14,32 @@ export interface DraftBodyOptions {
 }
 
 const TITLE_CHARS = 80;
+/** Changed files listed in the body: the most recent; the rest are counted. */
+const LISTED_EDITS = 40;
+
+/**
+ * One sentence that tells this draft apart in a shortlist: when and what it was drafted from,
+ * and the agent's last status (or the user's latest request).
+ *
+ * @example
+ * ```ts
+ * draftSummary({ status: { text: "Tax is added. Rounding fails." }, ... }, "before compaction (auto)")
+ * // "Drafted before compaction (auto) from the session's transcript; the agent's last status: Tax is added."
+ * ```
+ */
+export function draftSummary(draft: TranscriptDraft, occasion?: string): string {
+  const when = `Drafted${occasion ? ` ${occasion}` : ""} from the session's transcript`;
+  const status = draft.status ? firstSentence(draft.status.text) : undefined;
+  if (status) return `${when}; the agent's last status: ${status}`;
+  const request = draft.requests[0];
+  return request ? `${when}; the user's latest request: ${firstSentence(request.text)}` : `${when}.`;
+}
+
+function firstSentence(text: string): string {
+  const flat = oneLine(text, 200);
+  const end = flat.search(/[.!?](\s|$)/);
+  return end >= 0 ? flat.slice(0, end + 1) : flat.endsWith("…") ? flat : `${flat}.`;
+}
 
 /**
  * A pointer-first ce-handoff/v1 body from a transcript draft: the user's requests quoted and
@@ -31,11 +57,10 @@ const TITLE_CHARS = 80;
 export function draftBody(draft: TranscriptDraft, options: DraftBodyOptions): string {
   const latest = draft.requests[0];
   const out: string[] = [`# ${latest ? oneLine(latest.text, TITLE_CHARS) : "Session handoff drafted from a transcript"}`, ""];
+  // The first sentence is what discovery shows as the summary: say what this is and where it stands.
+  out.push(draftSummary(draft, options.occasion), "");
   const source = draft.format === "codex" ? "Codex rollout file" : draft.format === "claude-code" ? "Claude Code transcript" : "transcript";
-  out.push(
-    `Drafted automatically${options.occasion ? ` ${options.occasion}` : ""} from the session's ${source}, not written by the agent: quoted requests are the user's words, the status is the agent's, and nothing here was verified.`,
-    "",
-  );
+  out.push(`Drafted from the session's ${source}, not written by the agent: quoted requests are the user's words, the status is the agent's, and nothing here was verified.`, "");
 
   if (draft.requests.length > 0) {
     out.push("## Objective and current intent", "", `The user's ${draft.requests.length === 1 ? "request" : `latest ${draft.requests.length} requests, latest first`} (their words):`, "");
@@ -55,8 +80,10 @@ export function draftBody(draft: TranscriptDraft, options: DraftBodyOptions): st
   }
 
   if (draft.edited.length > 0) {
-    out.push("## Files changed in the session", "", ...draft.edited.map((path) => `- ${pointer(path, options.roots)}`));
-    if (draft.edited_past_limit > 0) out.push(`- and ${draft.edited_past_limit} more edits not listed`);
+    const shown = draft.edited.slice(-LISTED_EDITS).reverse();
+    const more = draft.edited.length - shown.length + draft.edited_past_limit;
+    out.push("## Files changed in the session", "", "Most recently edited first:", "", ...shown.map((path) => `- ${pointer(path, options.roots)}`));
+    if (more > 0) out.push(`- and ${more} earlier ${more === 1 ? "one" : "ones"} not listed`);
     out.push("");
   }
 

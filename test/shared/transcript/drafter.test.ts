@@ -72,7 +72,9 @@ describe("a plain Claude Code session", () => {
   });
 
   it("drafts a body resume calls sufficient, the requests attributed to the user and the status to the agent", () => {
-    const body = draftBody(draftOf(lines), { roots: [REPO], transcriptPath: "/home/dev/.claude/projects/app/s-1.jsonl" });
+    const body = draftBody(draftOf(lines), { roots: [REPO], transcriptPath: "/home/dev/.claude/projects/app/s-1.jsonl", occasion: "before compaction (auto)" });
+    // The opening sentence (discovery's summary) says when it was drafted and where things stand.
+    expect(body.split("\n")[2]).toBe("Drafted before compaction (auto) from the session's transcript; the agent's last status: Done: the header has a logout button that uses Button.");
     expect(sufficiency(body)).toEqual({ sufficient: true, missing: [] });
     expect(body).toContain("> Use the existing Button component, please\n> (the user, 2026-11-30T10:00:00.000Z)");
     expect(body).toMatch(/The agent's last status \(its words, unconfirmed/);
@@ -115,7 +117,8 @@ describe("todos, failed commands and edits", () => {
       { text: "Fix the renderer", status: "in_progress" },
       { text: "Update docs", status: "pending" },
     ]);
-    expect(draft.edited).toEqual([`${REPO}/src/render.ts`, `${REPO}/src/table.ts`, `${REPO}/notes/try.ipynb`, "/tmp/scratch.txt"]);
+    // Most recently edited last: render.ts was edited again after table.ts.
+    expect(draft.edited).toEqual([`${REPO}/src/table.ts`, `${REPO}/src/render.ts`, `${REPO}/notes/try.ipynb`, "/tmp/scratch.txt"]);
     expect(draft.failed).toEqual([
       { command: "npx tsc --noEmit", first_line: "src/table.ts(1,1): error TS2304: Cannot find name 'x'." },
       { command: "npm test", exit: 1, first_line: "FAIL test/render.test.ts > renders a table" },
@@ -124,7 +127,7 @@ describe("todos, failed commands and edits", () => {
 
   it("writes repository-relative paths, labels the others machine-local, and lists unfinished todos", () => {
     const body = draftBody(draftOf(lines), { roots: [REPO] });
-    expect(body).toContain("- `src/render.ts`\n- `src/table.ts`\n- `notes/try.ipynb`\n- `/tmp/scratch.txt` (machine-local, outside the repository)");
+    expect(body).toContain("Most recently edited first:\n\n- `/tmp/scratch.txt` (machine-local, outside the repository)\n- `notes/try.ipynb`\n- `src/render.ts`\n- `src/table.ts`\n");
     expect(body).toContain("- `npm test` exited 1: FAIL test/render.test.ts > renders a table");
     expect(body).toContain("## Unfinished work\n\n- Fix the renderer (in progress)\n- Update docs (pending)");
     expect(body).toContain("- [x] Fix the parser (completed)");
@@ -224,7 +227,11 @@ describe("bounds", () => {
     expect(draft.requests[0]!.text.startsWith("request 4999 ")).toBe(true);
     expect(draft.requests[0]!.text.length).toBeLessThanOrEqual(DRAFT_LIMITS.requestChars);
     expect(draft.edited).toHaveLength(DRAFT_LIMITS.edits);
+    expect(draft.edited.at(-1)).toBe(`${REPO}/f4999.ts`);
     expect(draft.edited_past_limit).toBe(5_000 - DRAFT_LIMITS.edits);
+    // The body lists the most recent 40 and counts the rest.
+    expect(draftBody(draft, { roots: [REPO] })).toContain(`- \`f4999.ts\`\n`);
+    expect(draftBody(draft, { roots: [REPO] })).toContain(`- and ${5_000 - 40} earlier ones not listed`);
     expect(draft.failed).toHaveLength(DRAFT_LIMITS.failures);
     expect(draft.failed[0]).toEqual({ command: "cmd 4999", exit: 1, first_line: "error 4999" });
     // Commands whose result never came are dropped oldest first, not kept forever.
