@@ -198,7 +198,7 @@ describe("invalid configuration is named precisely", () => {
     { name: "a typo", content: { sever: FILE_SERVER }, message: /unknown key 'sever' \(allowed: server, token, team_token\)/ },
     { name: "server not a string", content: { server: 8787 }, message: /key 'server' .*expected string/ },
     { name: "token with a space", content: { token: "abc def" }, message: /key 'token' must be 1 to 512 visible ASCII/ },
-    { name: "version 2 with a version-1 key", content: { version: 2, server: FILE_SERVER }, message: /unknown key 'server' \(allowed: version, default_server, servers\)/ },
+    { name: "version 2 with a version-1 key", content: { version: 2, server: FILE_SERVER }, message: /unknown key 'server' \(allowed: version, default_server, servers, auto_handoffs\)/ },
     { name: "version 2 with a bad server key", content: { version: 2, servers: { "http://example.com": {} } }, message: /the server 'http:\/\/example\.com' in .*config\.json uses plain http/ },
     { name: "version 2 with a bad token", content: { version: 2, servers: { [FILE_SERVER]: { team_token: "a b" } } }, message: /key 'servers\.https:\/\/file\.example\.com\.team_token' must be/ },
     { name: "an unknown version", content: { version: 3, servers: {} }, message: /key 'version'/ },
