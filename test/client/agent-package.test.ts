@@ -74,6 +74,12 @@ describe("plugin manifests", () => {
     expect(json(inPlugin(".mcp.json"))).toEqual({ mcpServers: { handoff: { command: "handoff", args: ["mcp"] } } });
   });
 
+  it("Codex's marketplace (.agents/plugins/marketplace.json) lists the same folder", () => {
+    const marketplace = json(".agents/plugins/marketplace.json") as { name: string; plugins: { name: string; source: { source: string; path: string } }[] };
+    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: "handoff", source: { source: "local", path: "./plugin" } })]);
+    expect(existsSync(join(repoRoot, marketplace.plugins[0]!.source.path, ".codex-plugin", "plugin.json"))).toBe(true);
+  });
+
   it("the Codex plugin names paths that exist inside the plugin folder", () => {
     const codex = json(inPlugin(".codex-plugin/plugin.json")) as { name: string; skills: string; mcpServers: string; interface: Record<string, unknown> };
     expect(codex.name).toBe("handoff");
