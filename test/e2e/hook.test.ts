@@ -1,9 +1,9 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, makeRepo, tempDir } from "../client/git-repo.js";
 import { runProgram } from "../helpers/cli.js";
-import { installPackedCli } from "../helpers/installed-cli.js";
+import { installedUserEnv, installPackedCli } from "../helpers/installed-cli.js";
 import { claude, codex } from "../helpers/transcripts.js";
 
 // `handoff hook` as the agents run it: the installed package's `handoff` on PATH, the exact JSON
@@ -22,15 +22,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 let n = 0;
 function user(extraEnv: Record<string, string> = {}) {
   const dir = join(base, `u${n++}`);
-  const env = {
-    PATH: `${bin}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "config"),
-    HANDOFF_ROOT: join(dir, "handoffs"),
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_CONFIG_NOSYSTEM: "1",
-    ...extraEnv,
-  };
+  const env = installedUserEnv(dir, bin, extraEnv);
   const repo = makeRepo(join(dir, "repo"), { "README.md": "# App\n", "src/cart.ts": "export {};\n" });
   const transcript = join(dir, "home", ".claude", "projects", "-repo", "session-1.jsonl");
   mkdirSync(join(transcript, ".."), { recursive: true });

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
-import { type CliRun, ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
+import { repoRoot, runProgram } from "../helpers/cli.js";
+import { installedUserEnv, installPackedCli } from "../helpers/installed-cli.js";
 import { json, startServer } from "./hosts.js";
 
 // The package as a user gets it: `npm pack` of this project, installed from the tarball into a
@@ -22,45 +23,19 @@ The tarball installs into any prefix; the installed CLI needs nothing from the c
 
 let base: string;
 let server: LocalServer | undefined;
-let tarball: string;
 let prefix: string;
-
-/** npm with its own HOME and cache, offline: the package has no runtime dependencies to fetch. */
-function npm(args: string[], cwd: string): Promise<CliRun> {
-  return runProgram("npm", [...args, "--cache", join(base, "npm-cache"), "--offline", "--no-audit", "--no-fund", "--loglevel", "error"], {
-    cwd,
-    env: { HOME: join(base, "npm-home") },
-  });
-}
 
 /** A user of the installed CLI: their own HOME, store and config; only the prefix's bin on PATH first. */
 function user(name: string, extraEnv: Record<string, string> = {}) {
   const dir = join(base, name);
-  const env = {
-    PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "config"),
-    HANDOFF_ROOT: join(dir, "handoffs"),
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_CONFIG_NOSYSTEM: "1",
-    ...extraEnv,
-  };
+  const env = installedUserEnv(dir, join(prefix, "bin"), extraEnv);
   const repo = makeRepo(join(dir, "repo"), { "README.md": "# Elsewhere\n" });
   return (args: string[], input?: string) => runProgram("handoff", args, { cwd: repo, env, ...(input === undefined ? {} : { input }) });
 }
 
 beforeAll(async () => {
   base = tempDir("handoff-e2e-install-");
-  prefix = join(base, "prefix");
-  // Pack what the shared build made; --ignore-scripts so packing does not rebuild dist/ under
-  // the CLIs other test files are running.
-  await ensureBuilt();
-  const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", base], repoRoot);
-  expect(packed.code, packed.stderr).toBe(0);
-  const [entry] = JSON.parse(packed.stdout) as { filename: string }[];
-  tarball = join(base, entry!.filename);
-  const installed = await npm(["install", "--global", "--prefix", prefix, tarball], base);
-  expect(installed.code, installed.stderr).toBe(0);
+  prefix = dirname(await installPackedCli(base));
   server = await startServer(join(base, "server-state"));
 });
 

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { type CliRun, ensureBuilt, repoRoot, runProgram } from "./cli.js";
 
 /**
@@ -17,4 +17,17 @@ export async function installPackedCli(base: string): Promise<string> {
   const installed = await npm(["install", "--global", "--prefix", prefix, join(base, entry!.filename)], base);
   if (installed.code !== 0) throw new Error(`npm install failed: ${installed.stderr}`);
   return join(prefix, "bin");
+}
+
+/** A user of the installed CLI: their own HOME, store and config under `dir`; the prefix's bin first on PATH. */
+export function installedUserEnv(dir: string, bin: string, extraEnv: Record<string, string> = {}): Record<string, string> & { HOME: string; XDG_CONFIG_HOME: string; HANDOFF_ROOT: string } {
+  return {
+    PATH: `${bin}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    HANDOFF_ROOT: join(dir, "handoffs"),
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...extraEnv,
+  };
 }
