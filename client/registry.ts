@@ -343,7 +343,7 @@ nothing matches. Always exits 0: what went wrong is one line on stderr. The plug
   flags: {},
   exits: { 0: "always: a hook must never block compaction or the session's end" },
   notes: `Off with HANDOFF_AUTO=0 (or off, false, no), or "auto_handoffs": false in the config file.
-Automatic handoffs expire after 7 days (removed when the hook writes the next one);
+Automatic handoffs expire after 7 days (removed when a session's first one is written);
 'handoff prune --auto' removes them sooner.`,
   load: (): Promise<LoadedCommand> => import("./commands/hook.js").then((m) => m.command),
 });

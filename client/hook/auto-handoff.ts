@@ -25,7 +25,8 @@ export type AutoHandoffResult = { written: true; path: string; title: string; re
 /**
  * Writes an automatic handoff of a session from its transcript into the managed store, keyword
  * `auto`, never published: at most one per session every few minutes, and none when the draft
- * is the same as the last one. Old automatic handoffs expire here (AUTO_EXPIRY_MS).
+ * is the same as the last one. Old automatic handoffs expire here (AUTO_EXPIRY_MS), once per
+ * session, at its first automatic handoff: the store is scanned once, not at every compaction.
  */
 export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHandoffResult> {
   const git = captureGit(input.cwd, input.env);
@@ -53,7 +54,7 @@ export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHan
   const request = latestRequestIn(created.document);
   if (request !== undefined) state.request = request;
   writeSessionState(input.env, state);
-  return { written: true, path, title: metadata.title, resume_command, expired: expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, path) };
+  return { written: true, path, title: metadata.title, resume_command, expired: last === undefined ? expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, path) : 0 };
 }
 
 /** The first quoted line under the objective: the user's latest request as the handoff has it (redacted). */

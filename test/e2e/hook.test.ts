@@ -226,6 +226,26 @@ describe("opt-out and expiry", () => {
     expect(u.store()).toEqual([]);
   });
 
+  it("a session's first automatic handoff removes automatic handoffs past 7 days, and only those", async () => {
+    const u = user();
+    const old = async (title: string, keywords: string[]) => {
+      const made = await runProgram("handoff", ["create", "--json", "--title", title, ...keywords.flatMap((k) => ["--keyword", k])], {
+        cwd: u.repo,
+        env: u.env,
+        input: "# Old\n\n## Current state\nOld.\n",
+      });
+      const { path } = JSON.parse(made.stdout) as { path: string };
+      writeFileSync(path, readFileSync(path, "utf8").replace(/^created_at: .*$/m, 'created_at: "2026-11-01T00:00:00Z"'));
+      return path;
+    };
+    const expiredAuto = await old("Old automatic", ["auto"]);
+    const keptMine = await old("Old but mine", ["notes"]);
+    const run = await u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto" });
+    expect(run.stderr).toContain("removed 1 automatic handoff past their 7 days");
+    expect(existsSync(expiredAuto)).toBe(false);
+    expect(existsSync(keptMine)).toBe(true);
+  });
+
   it("prune --auto removes automatic handoffs only", async () => {
     const u = user();
     await u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto" });
