@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody, HandoffError, isHandoffError } from "../../shared/errors.js";
-import type { Io } from "../io.js";
+import type { Io } from "../platform/io.js";
 import { TOOLS, type ToolOutput } from "./tools.js";
 
 /**

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import * as z from "zod";
 import { HandoffError } from "../../shared/errors.js";
-import type { Io } from "../io.js";
+import type { Io } from "../platform/io.js";
 
 /**
  * The operations `handoff mcp` serves, each a function from validated arguments to the core's
@@ -40,7 +40,7 @@ const publishOptions = {
 };
 
 async function publishFlags(args: { expires?: string | undefined; max_views?: number | undefined; scope?: string | undefined; server?: string | undefined }) {
-  const { readPublishFlags } = await import("../publish/flags.js");
+  const { readPublishFlags } = await import("../commands/publish-flags.js");
   return readPublishFlags({
     ...(args.expires === undefined ? {} : { expires: args.expires }),
     ...(args.max_views === undefined ? {} : { "max-views": String(args.max_views) }),
@@ -71,15 +71,15 @@ export const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
-      const { captureGit } = await import("../git.js");
+      const { captureGit } = await import("../lib/git.js");
       const deps = { now: () => new Date(), captureGit };
       if (args.format === "kernel") {
-        const { createKernelHandoff } = await import("../commands/create-kernel.js");
+        const { createKernelHandoff } = await import("../ops/create/kernel.js");
         const created = await createKernelHandoff({ partialText: args.body, name: args.title, pins: args.pins ?? [], to: args.to, cwd: io.cwd, env: io.env, redact: true }, deps);
         return { result: asRecord(created.result) };
       }
       if (args.pins !== undefined) throw new HandoffError("usage", "pins go with format 'kernel'", { hint: "pass format: 'kernel', or drop pins" });
-      const { createHandoff } = await import("../commands/create.js");
+      const { createHandoff } = await import("../ops/create/create.js");
       const { result } = await createHandoff(
         {
           body: args.body,
@@ -105,7 +105,7 @@ export const TOOLS = [
     inputSchema: { path: z.string().min(1).describe("The local handoff file"), ...publishOptions },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     async run(args, io) {
-      const { publishFile } = await import("../publish/publish-file.js");
+      const { publishFile } = await import("../ops/publish/publish-file.js");
       const flags = await publishFlags(args);
       const result = await publishFile({ path: resolve(io.cwd, args.path), ...flags, redact: true }, { env: io.env, home: io.env.HOME ?? homedir() });
       return { result: asRecord(result) };
@@ -123,7 +123,7 @@ export const TOOLS = [
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
-      const { discoverShortlist } = await import("../commands/resume.js");
+      const { discoverShortlist } = await import("../commands/resume/run.js");
       const result = await discoverShortlist(
         { ...(args.folder === undefined ? {} : { boundary: resolve(io.cwd, args.folder) }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
         io,
@@ -140,7 +140,7 @@ export const TOOLS = [
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
     async run(args, io) {
       if (args.source === "-") throw new HandoffError("usage", "orient over MCP reads a file or URL, not stdin", { hint: "write the pasted document to a file, or create a handoff from it" });
-      const { orientFromSource } = await import("../commands/resume.js");
+      const { orientFromSource } = await import("../commands/resume/run.js");
       const { body, ...result } = await orientFromSource(args.source, io);
       return { result: { ...result, body: "(returned separately as untrusted content)" }, untrusted: { source: result.source, text: body }, derived: true };
     },
@@ -153,10 +153,10 @@ export const TOOLS = [
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
       const [{ MAX_DOCUMENT_BYTES: VALIDATE_LIMIT }, { validateDocumentText }, { symlinkEscapes }, { readTextFile }] = await Promise.all([
-        import("../../shared/size-limits.js"),
-        import("../../shared/validate-document.js"),
-        import("../kernel-paths.js"),
-        import("../read-file.js"),
+        import("../../shared/document/size-limits.js"),
+        import("../../shared/document/validate-document.js"),
+        import("../lib/kernel-paths.js"),
+        import("../platform/read-file.js"),
       ]);
       const text = readTextFile(resolve(io.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
       return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) })) };
@@ -176,15 +176,15 @@ export const TOOLS = [
     async run(args, io) {
       const action = args.action ?? "compile";
       if (action === "deactivate") {
-        const { deactivateManifest } = await import("../guard/activation.js");
+        const { deactivateManifest } = await import("../ops/activate/activation.js");
         return { result: asRecord(await deactivateManifest({ cwd: io.cwd, env: io.env, ...(args.receipt === undefined ? {} : { receipt: args.receipt }) })) };
       }
       if (args.manifest === undefined) throw new HandoffError("usage", `context ${action} needs a manifest`, { hint: "pass manifest: 'path/to/manifest.json'" });
       if (action === "activate") {
-        const { activateManifest } = await import("../guard/activation.js");
+        const { activateManifest } = await import("../ops/activate/activation.js");
         return { result: asRecord(await activateManifest({ manifest: args.manifest, cwd: io.cwd, env: io.env })) };
       }
-      const { compileManifest, unmetRequired } = await import("../commands/context.js");
+      const { compileManifest, unmetRequired } = await import("../commands/context/run.js");
       const { bundle, receipt, root } = await compileManifest(args.manifest, { cwd: io.cwd, env: io.env });
       const { pieces, total_estimated_tokens } = bundle;
       return { result: { manifest: args.manifest, root, bundle: { pieces, total_estimated_tokens }, receipt, unmet_required: unmetRequired(bundle) } };
@@ -208,7 +208,7 @@ export const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
-      const { writeCheckpoint } = await import("../agent/checkpoint.js");
+      const { writeCheckpoint } = await import("../ops/checkpoint/checkpoint.js");
       const result = await writeCheckpoint({
         ...(args.from === undefined ? {} : { from: args.from }),
         ...(args.goal === undefined ? {} : { goal: args.goal }),

@@ -15,7 +15,7 @@ const GIT_TIMEOUT_MS = 30_000;
  * nothing the repository's config names. No fsmonitor command (`core.fsmonitor`), no hooks
  * (`core.hooksPath`), no external diff (`diff.external`; pass `--no-ext-diff` to diff too, which
  * also covers `diff.<driver>.command`). Textconv drivers need `--no-textconv` on the diff itself,
- * and clean/smudge filters are named per driver: client/git.ts `safeGitArgs` switches them off.
+ * and clean/smudge filters are named per driver: client/lib/git.ts `safeGitArgs` switches them off.
  */
 export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
 

@@ -4,9 +4,9 @@
  * `terminalSafe` / `oneLine`, so a document cannot drive the terminal.
  */
 
-// The sanitiser itself lives in shared/terminal-safe.ts (the one copy, also used by the worker's
+// The sanitiser itself lives in shared/text/terminal-safe.ts (the one copy, also used by the worker's
 // tools and tests); these names are the CLI's vocabulary for it.
-import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/text/terminal-safe.js";
 
 /** Multi-line text with every control but tab and newline shown escaped. */
 export const terminalSafe = safeForTerminal;

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exitCodeForOutcome, main } from "../../client/cli.js";
-import type { Io } from "../../client/io.js";
-import { COMMANDS } from "../../client/registry.js";
+import { exitCodeForOutcome, main } from "../../client/cli/main.js";
+import type { Io } from "../../client/platform/io.js";
+import { COMMANDS } from "../../client/cli/registry.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { normalize } from "./cli-helpers.js";
 

@@ -1,0 +1,48 @@
+import { execFileSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
+import { formatJsonPath } from "../../shared/kernel/json-path.js";
+import { contractPaths } from "../../shared/kernel/rules.js";
+
+/**
+ * The one part of kernel's contract that needs the disk: a manifest path must not lead outside
+ * the repository through a symlink. As the reference does, paths resolve against the git
+ * toplevel of the working directory (else the directory itself); a path that does not exist
+ * resolves as far as it does.
+ */
+export function symlinkEscapes(value: unknown, cwd: string): { path: string; message: string }[] {
+  const fields = contractPaths(value);
+  if (fields.length === 0) return [];
+  const root = repositoryRoot(cwd);
+  const issues: { path: string; message: string }[] = [];
+  for (const field of fields) {
+    const resolved = resolveExisting(join(root, field.path));
+    const rel = relative(root, resolved);
+    if (rel.startsWith("..") || isAbsolute(rel)) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });
+  }
+  return issues;
+}
+
+function repositoryRoot(cwd: string): string {
+  try {
+    return realpathSync(execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    return realpathSync(cwd);
+  }
+}
+
+/** realpath of the longest existing prefix, with the rest appended (like Python's realpath). */
+function resolveExisting(path: string): string {
+  let head = path;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...tail.reverse());
+    } catch {
+      const parent = join(head, "..");
+      if (parent === head) return path;
+      tail.push(relative(parent, head));
+      head = parent;
+    }
+  }
+}
