@@ -35,7 +35,7 @@ export async function buildCli() {
     outdir: "dist",
     bundle: true,
     // The declarations' lazy loaders are never called on the help path: leave the commands out.
-    external: ["../commands/*/run.js", "../ops/create/create.js", "./completion.js", "../mcp/command.js"],
+    external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
     format: "cjs",
     outExtension: { ".js": ".cjs" },
     platform: "node",

@@ -1,5 +1,6 @@
 import { commandHelp, mainHelp } from "./help.js";
-import { COMMANDS, VERSION } from "./registry.js";
+import { VERSION } from "../lib/version.js";
+import { COMMANDS } from "./registry.js";
 
 /**
  * The start-up fast path, bundled alone into dist/help.cjs (one module, no shared chunks):
@@ -12,7 +13,7 @@ export function fastText(argv: string[], stdinIsTTY: boolean): string | undefine
   if (argv.length === 0) return stdinIsTTY ? mainHelp() : undefined;
   if (argv.length === 1 && (first === "--help" || first === "-h" || first === "help")) return mainHelp();
   if (argv.length === 1 && (first === "--version" || first === "-v")) return `${VERSION}\n`;
-  const spec = COMMANDS.find((c) => c.name === (first === "help" ? second : first));
-  if (argv.length === 2 && spec && (first === "help" || second === "--help" || second === "-h")) return commandHelp(spec as never);
+  const spec = COMMANDS.find((c) => c.spec.name === (first === "help" ? second : first))?.spec;
+  if (argv.length === 2 && spec && (first === "help" || second === "--help" || second === "-h")) return commandHelp(spec);
   return undefined;
 }

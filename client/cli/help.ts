@@ -1,5 +1,9 @@
 import type { CommandSpec, FlagSpec, FlagSpecs } from "../commands/command.js";
-import { COMMANDS, COMMON_FLAGS, VERSION } from "./registry.js";
+import { COMMON_FLAGS } from "../commands/flags.js";
+import { VERSION } from "../lib/version.js";
+import { COMMANDS as BOUND } from "./registry.js";
+
+const COMMANDS = BOUND.map((c) => c.spec);
 
 /**
  * Help text and docs tables, generated from the command declarations: nothing here is written by

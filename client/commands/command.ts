@@ -1,10 +1,12 @@
 import type { ErrorReason } from "../../shared/errors.js";
 import type { Io } from "../platform/io.js";
+import type { RunContext } from "../lib/run-context.js";
 
 /**
- * What a command is, as data. The declaration (this shape minus the implementation) is cheap to
- * load: `handoff --help`, the docs tables and shell completion read it without importing any
- * command's code. The implementation is loaded only when the command runs.
+ * What a command is, as data (`commands/<name>/spec.ts`), and what implements it
+ * (`commands/<name>/run.ts`). A declaration is cheap to load: `handoff --help`, the docs tables
+ * and shell completion read it without importing any command's code. The implementation is
+ * loaded only when the command runs, through the registry's `bind(spec, loader)`.
  */
 export interface FlagSpec {
   type: "string" | "boolean";
@@ -13,8 +15,14 @@ export interface FlagSpec {
   value?: string;
   short?: string;
   multiple?: boolean;
-  /** Values a shell may complete, and the only ones accepted when `strict` is set. */
+  /** Values a shell may complete, and the only ones accepted. */
   choices?: readonly string[];
+  /** The command refuses to run without this flag (a usage error that names it). */
+  required?: boolean;
+  /** Flags this one needs: "publish", or "format=kernel" for a flag with that value. */
+  requires?: readonly string[];
+  /** Flags this one does not go with (checked both ways). */
+  conflicts?: readonly string[];
 }
 
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -30,28 +38,31 @@ export interface CommonFlags {
   verbose?: boolean;
 }
 
+/** The exit codes a command can give, one phrase each; help prints them and a test holds runs to them. */
+export type Exits = Partial<Record<0 | 1 | 2 | 3, string>>;
+
 export interface CommandSpec<F extends FlagSpecs = FlagSpecs> {
   name: string;
   /** One line for the command list. */
   summary: string;
   /** The positional part of the usage line, e.g. "FILE" or "[FOCUS...]". */
   args: string;
-  /** How many positionals the command takes. */
+  /** How many positionals the command takes, and what to call the missing one. */
   positionals: { min: number; max: number; missing?: string };
   /** Prose shown in help under the usage line. */
   description: string;
   flags: F;
-  /** Exit codes, one phrase per code that the command can give. */
-  exits: Partial<Record<0 | 1 | 2 | 3, string>>;
+  /** The outcomes the command can end with, by exit code. */
+  exits: Exits;
   /** Extra help paragraphs after the flags (environment, defaults). */
   notes?: string;
-  load(): Promise<LoadedCommand>;
 }
 
 export interface CommandInput<F extends FlagSpecs> {
   flags: FlagValues<F>;
   positionals: string[];
   io: Io;
+  ctx: RunContext;
 }
 
 export interface HumanView {
@@ -72,25 +83,58 @@ export interface HumanOutput {
  */
 export type Outcome = "ok" | ErrorReason | "unparseable";
 
-// biome-ignore lint/suspicious/noExplicitAny: each implementation has its own result type.
-export interface CommandImpl<F extends FlagSpecs = FlagSpecs, R = any> {
-  run(input: CommandInput<F>): Promise<R>;
+/** One command's code, typed by its declaration `S` (so a loader that brings another's fails to compile). */
+export interface CommandImpl<S extends CommandSpec<FlagSpecs>, R> {
+  /** Never set: ties the implementation to its declaration's type. */
+  readonly spec?: S;
+  run(input: CommandInput<S["flags"]>): Promise<R>;
   human(result: R, view: HumanView): HumanOutput;
   outcome(result: R): Outcome;
   /** The --json document when it is not the result itself (a documented shape to keep). */
   json?(result: R): unknown;
 }
 
-/** What `load` gives: an implementation, typed loosely so declarations need not import it. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds implementations of every flag shape.
-export type LoadedCommand = CommandImpl<any, any>;
+/** A finished run, with its result type erased: what the CLI prints and how it exits. */
+export interface FinishedRun {
+  outcome: Outcome;
+  human(view: HumanView): HumanOutput;
+  json: unknown;
+}
 
-/** Declares a command; the identity function that lets TypeScript infer the flag types. */
-export function defineCommand<const F extends FlagSpecs>(spec: CommandSpec<F>): CommandSpec<F> {
+/** Flags as the CLI's parser gives them: parsed from the declaration, so they have its types. */
+export type ParsedFlags = Record<string, string | boolean | string[] | undefined>;
+
+/** A declaration bound to its lazily loaded implementation: the registry's entries. */
+export interface BoundCommand {
+  spec: CommandSpec;
+  load(): Promise<(input: Omit<CommandInput<FlagSpecs>, "flags"> & { flags: ParsedFlags }) => Promise<FinishedRun>>;
+}
+
+/** Declares a command; the identity function that keeps the declaration's literal types. */
+export function defineCommand<const S extends CommandSpec<FlagSpecs>>(spec: S): S {
   return spec;
 }
 
 /** Typed implementation for a declaration: `implement<typeof createSpec>()({ run, human, outcome })`. */
 export function implement<S extends CommandSpec<FlagSpecs>>() {
-  return <R>(impl: CommandImpl<S["flags"], R>): CommandImpl<S["flags"], R> => impl;
+  return <R>(impl: CommandImpl<S, R>): CommandImpl<S, R> => impl;
+}
+
+/**
+ * Binds a declaration to the loader of its implementation. `load` must bring a `command`
+ * implemented for this very declaration, so a copy-pasted loader that imports another command's
+ * run.ts fails to typecheck.
+ */
+export function bind<S extends CommandSpec<FlagSpecs>, R>(spec: S, load: () => Promise<{ command: CommandImpl<S, R> }>): BoundCommand {
+  return {
+    spec,
+    load: async () => {
+      const { command } = await load();
+      return async (input) => {
+        // The one place parsed flags meet their declared types: the parser read them from `spec`.
+        const result = await command.run({ ...input, flags: input.flags as FlagValues<S["flags"]> });
+        return { outcome: command.outcome(result), human: (view) => command.human(result, view), json: command.json ? command.json(result) : result };
+      };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { safeGitArgs } from "./git.js";
 import { readRegularFile } from "../platform/read-file.js";
 import { runGit as runGitCommand } from "../platform/git.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.
@@ -16,12 +17,12 @@ import { runGit as runGitCommand } from "../platform/git.js";
 /** A selected file or diff larger than this is left out with a note, never cut silently. */
 export const CONTEXT_FILE_CAP = 4 * 1024 * 1024;
 
-function runGit(args: string[], cwd: string, env: NodeJS.ProcessEnv, maxBytes: number) {
+function runGit(args: string[], cwd: string, env: Env, maxBytes: number) {
   return runGitCommand(args, { cwd, env, maxBytes });
 }
 
 /** The git toplevel of `dir` (symlinks resolved), or undefined outside a repository. */
-export async function gitToplevel(dir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function gitToplevel(dir: string, env: Env): Promise<string | undefined> {
   const run = await runGit(["rev-parse", "--show-toplevel"], dir, env, 64 * 1024);
   const top = run.stdout.trim();
   return run.failure === undefined && top !== "" ? realpath(top) : undefined;
@@ -32,7 +33,7 @@ export async function gitToplevel(dir: string, env: NodeJS.ProcessEnv): Promise<
  * manifest's folder, else of `cwd`. Returned with symlinks resolved, so containment checks
  * compare real paths.
  */
-export async function findRepositoryRoot(options: { manifestPath: string; cwd: string; repo?: string; env: NodeJS.ProcessEnv }): Promise<string> {
+export async function findRepositoryRoot(options: { manifestPath: string; cwd: string; repo?: string; env: Env }): Promise<string> {
   if (options.repo !== undefined) {
     const dir = resolve(options.cwd, options.repo);
     const info = await stat(dir).catch(() => undefined);
@@ -58,7 +59,7 @@ export interface ReaderOptions {
   forbidden: readonly string[];
   /** Whether a repository-relative path matches a forbidden glob (the one compile uses). */
   isForbidden(path: string): boolean;
-  env: NodeJS.ProcessEnv;
+  env: Env;
 }
 
 /**

@@ -4,6 +4,7 @@ import { basename, dirname } from "node:path";
 import type { ContinuityGit } from "../../shared/ce/continuity.js";
 import { repositoryNamespace, sanitizeRepoName } from "../../shared/repo/namespace.js";
 import { repoNameFromRemote, stripRemoteCredentials } from "../../shared/repo/remote-url.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * What `handoff create` records about the checkout. Plain data; absent fields did not apply.
@@ -60,7 +61,7 @@ export function filterOverrides(listing: string): string[] {
  * already puts {@link GIT_SAFE_CONFIG} before every call; these add what depends on the
  * repository's own filter drivers. Put before the git subcommand: `git ...safeGitArgs... diff ...`.
  */
-export async function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function safeGitArgs(cwd: string, env: Env): Promise<string[]> {
   const listing = await git(["config", "-z", "--get-regexp", "^filter\\."], cwd, env);
   return filterOverrides(listing ?? "");
 }
@@ -69,7 +70,7 @@ export async function safeGitArgs(cwd: string, env: NodeJS.ProcessEnv): Promise<
  * Captures the git state of `cwd` with four git processes run in parallel. Outside a repository
  * (or without git installed) it returns undefined: that is a warning for the caller, not an error.
  */
-export async function captureGit(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitCapture | undefined> {
+export async function captureGit(cwd: string, env: Env = process.env): Promise<GitCapture | undefined> {
   const run = (args: string[]) => git(args, cwd, env);
   const [identity, status] = await Promise.all([identityOf(run), run(["status", "--porcelain=v2", "--branch"])]);
   if (identity === undefined || status === undefined) return undefined;
@@ -83,7 +84,7 @@ export type GitIdentity = Pick<GitCapture, "toplevel" | "worktree_path" | "repo_
  * `captureGit` without `git status`: discovery ranks by repository, worktree and branch and never
  * needs the dirty state, so it does not pay for a walk of the working tree.
  */
-export async function captureGitIdentity(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitIdentity | undefined> {
+export async function captureGitIdentity(cwd: string, env: Env = process.env): Promise<GitIdentity | undefined> {
   const run = (args: string[]) => git(args, cwd, env);
   const [identity, branch] = await Promise.all([identityOf(run), run(["symbolic-ref", "--quiet", "--short", "HEAD"])]);
   if (identity === undefined) return undefined;
@@ -161,13 +162,13 @@ function mainWorktreeName(commonDir: string): string {
   return name === ".git" ? basename(dirname(commonDir)) : name.replace(/\.git$/i, "");
 }
 
-async function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function git(args: string[], cwd: string, env: Env): Promise<string | undefined> {
   const run = await runGit(args, { cwd, env });
   return run.failure === undefined ? run.stdout.replace(/\n$/, "") : undefined;
 }
 
 /** sha256 of `git diff --binary HEAD`, the kernel contract's fingerprint of uncommitted changes. */
-export async function dirtyTreeSha256(toplevel: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function dirtyTreeSha256(toplevel: string, env: Env): Promise<string> {
   const run = await runGit(["diff", "--binary", "--no-textconv", "--no-ext-diff", "HEAD"], { cwd: toplevel, env, maxBytes: 512 * 1024 * 1024, binary: true });
   if (run.failure !== undefined) throw new HandoffError("io_failed", `git diff --binary HEAD failed: ${run.failure}`, { hint: "check the repository" });
   // Loaded here, not at the top: discovery imports this module on every resume and never hashes.

@@ -1,12 +1,10 @@
-import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/api/share-url.js";
-import { type BoundToken, credentialsFor } from "./config.js";
-import type { Io } from "../platform/io.js";
-import { oneLine } from "../platform/terminal.js";
-import { callOptionsFor, fetchCiphertext, fetchMeta } from "./server-api.js";
+import type { BoundToken } from "./config.js";
+import type { RunContext } from "./run-context.js";
+import { fetchCiphertext, fetchMeta } from "./server-api.js";
 
 /**
  * Share links (`<server>/h/<id>#<key>`): fetched (one view), decrypted and verified here; the
@@ -16,7 +14,7 @@ import { callOptionsFor, fetchCiphertext, fetchMeta } from "./server-api.js";
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -30,33 +28,31 @@ export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Ui
       hint: "copy the whole link, including everything after '#' (quote it in the shell)",
     });
   }
-  const teamToken = await teamTokenFor(server, io);
+  const teamToken = await teamTokenFor(server, ctx);
   const readToken = await deriveReadToken(key);
-  const fetched = await io.progress(
+  const fetched = await ctx.progress(
     `reading ${server}/h/${id} (waiting for the server)...`,
-    withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, callOptionsFor(io.env))),
+    withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, ctx.http())),
   );
   const { plaintext } = await openHandoff(fetched.bytes, key);
   return { plaintext, views_left: fetched.views_left };
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */
-export async function peekShareUrl(url: string, io: Io) {
+export async function peekShareUrl(url: string, ctx: RunContext) {
   const share = parseShareUrl(url);
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
-  const teamToken = await teamTokenFor(server, io);
-  return withCredentialHint(server, teamToken, () => fetchMeta(server, id, teamToken, callOptionsFor(io.env)));
+  const teamToken = await teamTokenFor(server, ctx);
+  return withCredentialHint(server, teamToken, () => fetchMeta(server, id, teamToken, ctx.http()));
 }
 
 /**
  * The team token bound to `server`, if this machine has one; config warnings (a token file others
- * could read) are printed here, so they are shown on every command that reads the config.
+ * could read) go to the run's warnings, so they are shown on every command that reads the config.
  */
-export async function teamTokenFor(server: string, io: Io): Promise<BoundToken | undefined> {
-  const credentials = await credentialsFor(server, { env: io.env, home: io.env.HOME ?? homedir() });
-  for (const warning of credentials.warnings) io.err(`warning: ${oneLine(warning)}`);
-  return credentials.teamToken;
+export async function teamTokenFor(server: string, ctx: RunContext): Promise<BoundToken | undefined> {
+  return (await ctx.credentials(server)).teamToken;
 }
 
 /** A 401 when nothing was sent means this machine has no credential for that server: say so. */

@@ -6,6 +6,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { enumerateCandidates } from "../platform/enumerate.js";
 import { inspectManagedRoot, managedRoots, STORE_FOLDER } from "./store.js";
 import { timestampMs } from "../../shared/time/timestamps.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * The managed store as a list of handoffs, and the only way anything in it is deleted. A file
@@ -58,7 +59,7 @@ export function provenHandoff(path: string): StoreEntry | string {
 }
 
 /** The store folders that exist and are safe to read; unsafe ones are reported, never read. */
-function storeFolders(env: NodeJS.ProcessEnv): { folders: string[]; warnings: string[] } {
+function storeFolders(env: Env): { folders: string[]; warnings: string[] } {
   const folders: string[] = [];
   const warnings: string[] = [];
   for (const root of managedRoots(env)) {
@@ -75,7 +76,7 @@ function storeFolders(env: NodeJS.ProcessEnv): { folders: string[]; warnings: st
 }
 
 /** Every provable handoff in the managed store, newest first. */
-export function listStore(env: NodeJS.ProcessEnv): { entries: StoreEntry[]; folders: string[]; warnings: string[] } {
+export function listStore(env: Env): { entries: StoreEntry[]; folders: string[]; warnings: string[] } {
   const { folders, warnings } = storeFolders(env);
   const entries: StoreEntry[] = [];
   for (const folder of folders) {
@@ -94,7 +95,7 @@ export function listStore(env: NodeJS.ProcessEnv): { entries: StoreEntry[]; fold
  * Checks that `path` is a provable handoff inside the managed store; returns it, or why not.
  * The folder is compared by real path, so `..` or a symlinked folder cannot reach outside.
  */
-export function storeHandoff(path: string, env: NodeJS.ProcessEnv, cwd: string): StoreEntry | string {
+export function storeHandoff(path: string, env: Env, cwd: string): StoreEntry | string {
   const absolute = resolve(cwd, path);
   if (lstatSync(absolute, { throwIfNoEntry: false }) === undefined) return "no such file";
   const { folders } = storeFolders(env);

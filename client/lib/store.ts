@@ -2,6 +2,7 @@ import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdi
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { readRegularFile } from "../platform/read-file.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * The managed store, as the ce-handoff/v1 contract's shell block sets it up:
@@ -30,7 +31,7 @@ export const STORE_FOLDER = "ce-handoff";
  * managedRoots({ TMPDIR: "/var/tmp" }, 1000) // ["/tmp/compound-engineering-1000", "/var/tmp/compound-engineering-1000"]
  * ```
  */
-export function managedRoots(env: NodeJS.ProcessEnv, uid: number = currentUid()): string[] {
+export function managedRoots(env: Env, uid: number = currentUid()): string[] {
   if (env.HANDOFF_ROOT) return [env.HANDOFF_ROOT];
   const primary = `/tmp/compound-engineering-${uid}`;
   const tmpdir = (env.TMPDIR || "/tmp").replace(/\/+$/, "") || "/";

@@ -1,6 +1,7 @@
 import { implement } from "../commands/command.js";
 import type { Io } from "../platform/io.js";
-import { type mcpSpec, VERSION } from "../cli/registry.js";
+import { VERSION } from "../lib/version.js";
+import type { mcpSpec } from "./spec.js";
 
 export interface McpResult {
   closed: true;

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { Env } from "./env.js";
 
 /**
  * The one way the CLI runs git: read-only and never prompting (no optional locks, so not even
@@ -31,7 +32,7 @@ export interface GitRun<T extends string | Buffer = string> {
 
 export interface GitOptions {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** Output cap (default 64 MiB). */
   maxBytes?: number;
 }

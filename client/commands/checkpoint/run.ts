@@ -2,10 +2,10 @@ import { type CheckpointResult, parseDone, writeCheckpoint } from "../../ops/che
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { checkpointSpec } from "../../cli/registry.js";
+import type { checkpointSpec } from "./spec.js";
 
 export const command = implement<typeof checkpointSpec>()({
-  async run({ flags, io }): Promise<CheckpointResult> {
+  async run({ flags, io, ctx }): Promise<CheckpointResult> {
     const position = required(flags.position, "position", "say where the work stands: --position 'routes written, tests not yet'");
     const next = required(flags.next, "next", "say the literal first action on resume: --next 'npm test'");
     return writeCheckpoint({
@@ -19,8 +19,8 @@ export const command = implement<typeof checkpointSpec>()({
       done: (flags.done ?? []).map(parseDone),
       pending: flags.pending ?? [],
       outputs: flags.output ?? [],
-      cwd: io.cwd,
-      env: io.env,
+      cwd: ctx.cwd,
+      env: ctx.env,
     });
   },
   human(result) {

@@ -1,11 +1,10 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import type { ConfigFile, ConfigFileV2 } from "../../../shared/local/local-files.js";
 import { normalizeServerUrl } from "../../../shared/api/share-url.js";
 import { configDirFor, readConfigFile, writeConfig } from "../../lib/config.js";
-import type { configSpec } from "../../cli/registry.js";
+import type { configSpec } from "./spec.js";
 
 const KEYS = ["server", "token", "team_token"] as const;
 type Key = (typeof KEYS)[number];
@@ -47,8 +46,8 @@ function normalized(server: string): string {
 }
 
 export const command = implement<typeof configSpec>()({
-  async run({ positionals, io }): Promise<ConfigResult> {
-    const location = { env: io.env, home: io.env.HOME ?? homedir() };
+  async run({ positionals, io, ctx }): Promise<ConfigResult> {
+    const location = { env: ctx.env, home: ctx.home };
     const path = join(configDirFor(location), "config.json");
     const [action, word, value, ...extra] = positionals;
     if (action === "path" && positionals.length === 1) return { action, path };

@@ -8,59 +8,15 @@ import { HandoffError } from "../../../shared/errors.js";
 import { matchGlob } from "../../../shared/repo/glob.js";
 import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 import { implement } from "../command.js";
+import { type CompiledContext, compileManifest, type UnmetRequirement, unmetRequired } from "../../ops/context/compile.js";
 import { oneLine, terminalSafe } from "../../platform/terminal.js";
 import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../../lib/context-io.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { writeNewPrivateFile } from "../../platform/private-file.js";
-import type { contextSpec } from "../../cli/registry.js";
-import type { Io } from "../../platform/io.js";
+import type { contextSpec } from "./spec.js";
+import type { RunContext } from "../../lib/run-context.js";
 import type { ActivationResult, DeactivationResult } from "../../ops/activate/activation.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
-
-/** Outcomes of a required selector that mean the manifest's context cannot be honoured. */
-export interface UnmetRequirement {
-  selector: string;
-  why: string;
-}
-
-/**
- * The required selectors that did not resolve (kernel's reference: anything but "resolved").
- * Empty means the compile honoured the manifest (optional pieces may still be missing).
- */
-export function unmetRequired(bundle: Bundle): UnmetRequirement[] {
-  return bundle.pieces
-    .filter((piece) => piece.list === "required" && piece.outcome !== "resolved")
-    .map((piece) => ({ selector: piece.selector, why: `${piece.outcome}${piece.note ? `: ${piece.note}` : ""}` }));
-}
-
-export interface CompiledContext {
-  root: string;
-  bundle: Bundle;
-  bundleText: string;
-  receipt: ContextReceipt;
-}
-
-/** Reads, validates and compiles a manifest's context; writes nothing (the command and the MCP server share it). */
-export async function compileManifest(source: string, options: { cwd: string; env: NodeJS.ProcessEnv; repo?: string | undefined }): Promise<CompiledContext> {
-  const text = await readManifestFile(source, { cwd: options.cwd });
-  const manifest = validatedManifest(source, text);
-  const root = await findRepositoryRoot({ manifestPath: source, cwd: options.cwd, env: options.env, ...(options.repo === undefined ? {} : { repo: options.repo }) });
-  const forbidden = manifest.context.forbidden ?? [];
-  // A forbidden folder glob covers what is inside it: the guard errs toward not reading.
-  const isForbidden = (glob: string, path: string) => matchGlob(glob, path, { matchParents: true });
-  const reader = selectorReader({ root, forbidden, env: options.env, isForbidden: (path) => forbidden.some((glob) => isForbidden(glob, path)) });
-  const bundle = await compileContext(manifest, reader, isForbidden);
-  const projectTokens = projectInstructionsTokens(root);
-  const bundleText = renderBundle(bundle, { manifest_tokens: estimateTokens(text.replace(/\r\n?/g, "\n")), project_instructions_tokens: projectTokens });
-  const receipt = await buildReceipt({ manifestPath: source, manifestText: text, bundle, bundleText, projectInstructionsTokens: projectTokens, created: kernelTimestamp(new Date()) });
-  const check = validateContextReceipt(receipt);
-  if (!check.ok) {
-    throw new HandoffError("internal", `the receipt does not validate: ${check.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, {
-      hint: "this is a bug; report it with the manifest",
-    });
-  }
-  return { root, bundle, bundleText, receipt };
-}
 
 export interface CompileResult {
   kind: "compile";
@@ -77,12 +33,12 @@ export interface CompileResult {
 export type ContextResult = CompileResult | ({ kind: "activate" } & ActivationResult) | ({ kind: "deactivate" } & DeactivationResult);
 
 export const command = implement<typeof contextSpec>()({
-  async run({ flags, positionals, io }): Promise<ContextResult> {
-    if (flags.activate || flags.deactivate) return switchGuard(flags, positionals, io);
+  async run({ flags, positionals, io, ctx }): Promise<ContextResult> {
+    if (flags.activate || flags.deactivate) return switchGuard(flags, positionals, ctx);
     if (positionals.length === 0) throw new HandoffError("usage", "handoff context needs which manifest? pass MANIFEST.json", { hint: "run 'handoff context MANIFEST'" });
     const source = positionals[0]!;
-    const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
-    const receiptPath = flags.receipt === undefined ? undefined : resolve(io.cwd, flags.receipt);
+    const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
+    const receiptPath = flags.receipt === undefined ? undefined : resolve(ctx.cwd, flags.receipt);
     if (out !== undefined && out === receiptPath) {
       throw new HandoffError("usage", "--out and --receipt name the same file", { hint: "give the receipt its own file" });
     }
@@ -90,7 +46,7 @@ export const command = implement<typeof contextSpec>()({
     await refuseExisting("--out", out);
     await refuseExisting("--receipt", receiptPath);
 
-    const { root, bundle, bundleText, receipt } = await compileManifest(source, { cwd: io.cwd, env: io.env, repo: flags.repo });
+    const { root, bundle, bundleText, receipt } = await compileManifest(source, ctx, { repo: flags.repo });
     if (out !== undefined) await writeExclusive("--out", out, bundleText);
     if (receiptPath !== undefined) {
       await writeExclusive("--receipt", receiptPath, `${JSON.stringify(receipt, null, 2)}\n`).catch(async (error: unknown) => {
@@ -137,17 +93,17 @@ export const command = implement<typeof contextSpec>()({
 });
 
 /** --activate / --deactivate: arm or disarm the guard; no bundle is compiled. */
-async function switchGuard(flags: { activate?: boolean; deactivate?: boolean; receipt?: string; out?: string; repo?: string }, positionals: string[], io: Io): Promise<ContextResult> {
+async function switchGuard(flags: { activate?: boolean; deactivate?: boolean; receipt?: string; out?: string; repo?: string }, positionals: string[], ctx: RunContext): Promise<ContextResult> {
   if (flags.activate && flags.deactivate) throw new HandoffError("usage", "--activate and --deactivate contradict each other", { hint: "pass one of them" });
   if (flags.out !== undefined || flags.repo !== undefined) throw new HandoffError("usage", "--out and --repo compile a bundle; they do not go with --activate or --deactivate", { hint: "run the compile and the activation as two commands" });
   const { activateManifest, deactivateManifest } = await import("../../ops/activate/activation.js");
   if (flags.activate) {
     if (positionals.length !== 1) throw new HandoffError("usage", "handoff context --activate takes one MANIFEST", { hint: "run 'handoff context MANIFEST.json --activate'" });
     if (flags.receipt !== undefined) throw new HandoffError("usage", "--receipt goes with --deactivate (or a compile), not --activate", { hint: "drop --receipt" });
-    return { kind: "activate", ...(await activateManifest({ manifest: positionals[0]!, cwd: io.cwd, env: io.env })) };
+    return { kind: "activate", ...(await activateManifest({ manifest: positionals[0]!, cwd: ctx.cwd, env: ctx.env })) };
   }
   if (positionals.length > 0) throw new HandoffError("usage", "handoff context --deactivate takes no MANIFEST", { hint: "run 'handoff context --deactivate [--receipt F]'" });
-  return { kind: "deactivate", ...(await deactivateManifest({ cwd: io.cwd, env: io.env, ...(flags.receipt === undefined ? {} : { receipt: flags.receipt }) })) };
+  return { kind: "deactivate", ...(await deactivateManifest({ cwd: ctx.cwd, env: ctx.env, ...(flags.receipt === undefined ? {} : { receipt: flags.receipt }) })) };
 }
 
 function summary(bundle: Bundle, receipt: ContextReceipt, where: { root: string; out?: string | undefined; receiptPath?: string | undefined; json: boolean }): string {

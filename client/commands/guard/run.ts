@@ -1,7 +1,7 @@
 import { type GuardOutcome, runGuard } from "../../ops/guard/run-guard.js";
 import { implement } from "../command.js";
 import { readStdin } from "../../platform/io.js";
-import type { guardSpec } from "../../cli/registry.js";
+import type { guardSpec } from "./spec.js";
 
 /**
  * `handoff guard` through the registry. bin/handoff.cjs normally runs dist/guard.cjs directly
@@ -12,10 +12,10 @@ import type { guardSpec } from "../../cli/registry.js";
 const EVENT_LIMIT = 4 * 1024 * 1024;
 
 export const command = implement<typeof guardSpec>()({
-  async run({ io }): Promise<GuardOutcome> {
+  async run({ io, ctx }): Promise<GuardOutcome> {
     const bytes = await readStdin(io, EVENT_LIMIT);
     const input = bytes === "too_large" ? "" : Buffer.from(bytes).toString("utf8");
-    return runGuard(input, { cwd: io.cwd, env: io.env });
+    return runGuard(input, { cwd: ctx.cwd, env: ctx.env });
   },
   human: (result) => (result.message ? { err: result.message } : {}),
   // 2 is the hook protocol's "block", the exit code of a usage error.

@@ -1,19 +1,18 @@
-import { homedir } from "node:os";
 import { type AgentName, type InstallSkillResult, installSkill } from "../../ops/install-skill/install-skill.js";
 import { implement } from "../command.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { installSkillSpec } from "../../cli/registry.js";
+import type { installSkillSpec } from "./spec.js";
 
 export const command = implement<typeof installSkillSpec>()({
-  async run({ flags, io }): Promise<InstallSkillResult> {
+  async run({ flags, io, ctx }): Promise<InstallSkillResult> {
     // The declaration's choices already refused any other --agent.
     return installSkill({
       agent: (flags.agent ?? "claude-code") as AgentName,
       ...(flags.dir === undefined ? {} : { dir: flags.dir }),
       force: flags.force === true,
-      env: io.env,
-      home: io.env.HOME ?? homedir(),
-      cwd: io.cwd,
+      env: ctx.env,
+      home: ctx.home,
+      cwd: ctx.cwd,
     });
   },
   human: (result) => ({

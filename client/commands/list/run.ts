@@ -1,6 +1,6 @@
 import { implement } from "../command.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { listSpec } from "../../cli/registry.js";
+import type { listSpec } from "./spec.js";
 import { listStore, type StoreEntry } from "../../lib/store-index.js";
 
 export interface ListResult {
@@ -10,8 +10,8 @@ export interface ListResult {
 }
 
 export const command = implement<typeof listSpec>()({
-  async run({ io }): Promise<ListResult> {
-    const { entries, folders, warnings } = listStore(io.env);
+  async run({ io, ctx }): Promise<ListResult> {
+    const { entries, folders, warnings } = listStore(ctx.env);
     return { handoffs: entries, searched: folders, warnings };
   },
   human(result) {

@@ -1,16 +1,15 @@
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { implement } from "../command.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { type PublishResult, publishFile } from "../../ops/publish/publish-file.js";
 import { fenceBlock } from "../../../shared/text/fence.js";
 import { formatPublishReport } from "../publish-report.js";
-import type { publishSpec } from "../../cli/registry.js";
+import type { publishSpec } from "./spec.js";
 
 export const command = implement<typeof publishSpec>()({
-  async run({ flags, positionals, io }): Promise<PublishResult> {
-    const options = { path: resolve(io.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
-    const result = await publishFile(options, { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress });
+  async run({ flags, positionals, io, ctx }): Promise<PublishResult> {
+    const options = { path: resolve(ctx.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
+    const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;
   },

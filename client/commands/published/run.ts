@@ -1,9 +1,8 @@
-import { homedir } from "node:os";
 import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import { implement } from "../command.js";
-import { type BoundToken, configDirFor } from "../../lib/config.js";
+import { configDirFor } from "../../lib/config.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { publishedSpec } from "../../cli/registry.js";
+import type { publishedSpec } from "./spec.js";
 import { listPublished, publishedState } from "../../lib/published-store.js";
 import { callOptionsFor, fetchMeta } from "../../lib/server-api.js";
 import { teamTokenFor } from "../../lib/share-source.js";
@@ -29,22 +28,12 @@ export interface PublishedResult {
 }
 
 export const command = implement<typeof publishedSpec>()({
-  async run({ flags, io }): Promise<PublishedResult> {
-    const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
-    const call = callOptionsFor(io.env);
+  async run({ flags, ctx }): Promise<PublishedResult> {
+    const configDir = configDirFor({ env: ctx.env, home: ctx.home });
+    const call = ctx.http();
     const { records, warnings } = await listPublished(configDir);
-    // One config read per server, its warnings shown once (and always: a token file others could read).
-    const shown = new Set<string>();
-    const onceIo: typeof io = {
-      ...io,
-      err: (text) => {
-        if (shown.has(text)) return;
-        shown.add(text);
-        io.err(text);
-      },
-    };
-    const tokens = new Map<string, Promise<BoundToken | undefined>>();
-    const teamTokenOf = (server: string) => tokens.get(server) ?? tokens.set(server, teamTokenFor(server, onceIo)).get(server)!;
+    // One config read per server (the run context keeps it), its warnings shown once by the front end.
+    const teamTokenOf = (server: string) => teamTokenFor(server, ctx);
     const entries = await Promise.all(
       records.map(async (record): Promise<Entry> => {
         const local = publishedState(record);

@@ -3,7 +3,7 @@ import { basename, resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { implement } from "../command.js";
-import type { renderSpec } from "../../cli/registry.js";
+import type { renderSpec } from "./spec.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { writeNewPrivateFile, writePrivateFile } from "../../platform/private-file.js";
 import { describeFsError } from "../../platform/read-file.js";
@@ -38,15 +38,15 @@ async function writeOutput(path: string, content: string, force: boolean): Promi
 export type RenderResult = { source: string; markdown: string } | { source: string; out: string; bytes: number };
 
 export const command = implement<typeof renderSpec>()({
-  async run({ flags, positionals, io }): Promise<RenderResult> {
+  async run({ flags, positionals, io, ctx }): Promise<RenderResult> {
     if (flags.force && flags.out === undefined) {
       throw new HandoffError("usage", "--force only applies with --out", { hint: "add --out F, or drop --force" });
     }
     const source = positionals[0]!;
-    const manifest = validatedManifest(source, await readManifestFile(source, { cwd: io.cwd }));
+    const manifest = validatedManifest(source, await readManifestFile(source, { cwd: ctx.cwd }));
     const markdown = renderKernelMarkdown(manifest, basename(source));
     if (flags.out === undefined) return { source, markdown };
-    const out = resolve(io.cwd, flags.out);
+    const out = resolve(ctx.cwd, flags.out);
     await writeOutput(out, markdown, flags.force === true);
     return { source, out, bytes: Buffer.byteLength(markdown) };
   },

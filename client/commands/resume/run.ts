@@ -1,23 +1,17 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
-import { namedLikeHandoffFile } from "../../../shared/document/sniff.js";
-import { MAX_DOCUMENT_BYTES as SOURCE_LIMIT } from "../../../shared/document/size-limits.js";
 import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import { intFlag } from "../args.js";
 import { type HumanOutput, implement } from "../command.js";
-import type { resumeSpec } from "../../cli/registry.js";
-import { type DiscoveryResult, discoverHandoffs } from "../../ops/discover/discover.js";
-import { captureGitIdentity } from "../../lib/git.js";
-import { httpRequest } from "../../platform/http.js";
+import type { resumeSpec } from "./spec.js";
+import type { DiscoveryResult } from "../../ops/discover/discover.js";
+import { discoverShortlist } from "../../ops/discover/shortlist.js";
+import type { OrientationResult } from "../../ops/orient/orient.js";
+import { classifySource, orientSource, peekSource, readSource, type Selection } from "../../ops/orient/source.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { formatNothingFound, formatOrientation, formatShortlist } from "./format.js";
-import type { OrientationResult } from "../../ops/orient/orient.js";
-import { managedRoots } from "../../lib/store.js";
-import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { oneLine } from "../../platform/terminal.js";
-
-const URL_TIMEOUT_MS = 15_000;
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
@@ -25,7 +19,7 @@ export type ResumeResult =
   | ({ kind: "peek" } & HandoffMeta);
 
 export const command = implement<typeof resumeSpec>()({
-  async run({ flags, positionals, io }): Promise<ResumeResult> {
+  async run({ flags, positionals, io, ctx }): Promise<ResumeResult> {
     const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
     const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
     if (flags["url-stdin"]) {
@@ -33,31 +27,26 @@ export const command = implement<typeof resumeSpec>()({
         throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
       }
       const selection = await urlFromStdin(io);
-      if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
-      const text = await readSource(selection, io);
-      const { orientFromText } = await import("../../ops/orient/orient.js");
-      const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env });
-      return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+      if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+      return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx), ctx)) };
     }
     const [first, ...rest] = positionals;
-    let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
+    let boundary = flags.in === undefined ? undefined : folder(resolve(ctx.cwd, flags.in), "--in");
     let keywords = positionals;
     if (first !== undefined && flags.in === undefined) {
-      const selection = classify(first, io.cwd);
+      const selection = classifySource(first, ctx.cwd);
       if (selection.kind === "folder") {
         boundary = selection.path;
         keywords = rest;
       } else if (selection.kind !== "keywords") {
-        if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
+        if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
         if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-        const text = await readSource(selection, io);
-        const { orientFromText } = await import("../../ops/orient/orient.js");
-        const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-        return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+        const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
+        return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx, stdin), ctx)) };
       }
     }
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
-    const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, io);
+    const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, ctx);
     return { kind: "discovery", ...result };
   },
   human(result, { color }): HumanOutput {
@@ -87,52 +76,6 @@ export const command = implement<typeof resumeSpec>()({
   },
 });
 
-/**
- * Discovery without a source: a shortlist of likely handoffs in `boundary` (else the managed
- * roots). It never selects one (`selected: null`). Shared by the command and the MCP server.
- */
-export async function discoverShortlist(options: { boundary?: string | undefined; keywords: string[]; limit: number; maxCandidates: number }, io: Io): Promise<DiscoveryResult> {
-  // Started first: the git processes run while this process enumerates the store.
-  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
-    cwd: io.cwd,
-    ...(git?.repository ? { repository: git.repository } : {}),
-    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-    ...(git?.branch ? { branch: git.branch } : {}),
-  }));
-  return discoverHandoffs({
-    boundaries: options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
-    keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),
-    maxCandidates: options.maxCandidates,
-    limit: options.limit,
-    current,
-    now: Date.now(),
-  });
-}
-
-/**
- * Orientation from one explicit source (a file, '-' or a URL), as `handoff resume SOURCE` gives
- * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
- */
-export async function orientFromSource(word: string, io: Io): Promise<OrientationResult> {
-  const selection = classify(word, io.cwd);
-  if (selection.kind === "folder" || selection.kind === "keywords") {
-    throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {
-      hint: "discover a shortlist first, and let the user choose one of its paths",
-    });
-  }
-  const text = await readSource(selection, io);
-  const { orientFromText } = await import("../../ops/orient/orient.js");
-  return orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-}
-
-async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {
-  if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
-  const { peekShareUrl } = await import("../../lib/share-source.js");
-  return peekShareUrl(selection.url, io);
-}
-
 /** A share URL is short; more than this on stdin is not one. */
 const URL_STDIN_LIMIT = 8 * 1024;
 
@@ -148,75 +91,9 @@ async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
   return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
-type Selection =
-  | { kind: "file"; path: string; label: string }
-  | { kind: "stdin"; label: string }
-  | { kind: "url"; url: string; label: string }
-  | { kind: "folder"; path: string }
-  | { kind: "keywords" };
-
-/**
- * An explicit selection is anything that names a source: `-`, a URL, or an existing path. A word
- * that names nothing on disk is a keyword, unless it plainly meant to be a path (a slash or a
- * handoff file extension), in which case it is reported missing rather than searched for.
- */
-function classify(word: string, cwd: string): Selection {
-  if (word === "-") return { kind: "stdin", label: "stdin" };
-  // The #fragment of a share URL is its key: it never appears in output.
-  if (/^https?:\/\//i.test(word)) return { kind: "url", url: word, label: word.replace(/#.*$/s, "") };
-  const path = resolve(cwd, word);
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) return { kind: "folder", path };
-  if (stat) return { kind: "file", path, label: path };
-  if (namedLikeHandoffFile(word)) {
-    throw new HandoffError("unreadable", `cannot read ${path}: no such file`, {
-      hint: "check the path, or run 'handoff resume' without a source to list handoffs",
-    });
-  }
-  return { kind: "keywords" };
-}
-
 function folder(path: string, flag: string): string {
   if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
     throw new HandoffError("usage", `${flag} ${path} is not a folder`, { hint: "pass an existing folder to search" });
   }
   return path;
-}
-
-/** A source's text; a share link also says how many views it has left after this read. */
-async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<{ text: string; views_left?: number | null }> {
-  let bytes: Uint8Array | "too_large";
-  let viewsLeft: number | null | undefined;
-  if (selection.kind === "stdin") {
-    if (io.stdinIsTTY) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
-    bytes = await readStdin(io, SOURCE_LIMIT);
-  } else if (selection.kind === "url") {
-    const read = await readUrl(selection.url, io);
-    bytes = read.bytes;
-    viewsLeft = read.views_left;
-  } else {
-    bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
-  }
-  if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
-  const text = decodeUtf8(bytes, selection.label, "unreadable");
-  return viewsLeft === undefined ? { text } : { text, views_left: viewsLeft };
-}
-
-async function readUrl(url: string, io: Io): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
-  const { readShareUrl } = await import("../../lib/share-source.js");
-  const shared = await readShareUrl(url, io);
-  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left };
-  let response;
-  try {
-    response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });
-  } catch (error) {
-    if (error instanceof HandoffError && error.reason === "too_large") return { bytes: "too_large" };
-    throw error;
-  }
-  if (response.status !== 200) {
-    throw new HandoffError("unreadable", `cannot read ${url}: HTTP ${response.status}`, {
-      hint: response.status === 404 ? "check the URL" : response.status === 401 || response.status === 403 ? "the page needs access you do not have; download it and resume from the file" : "try again later, or download it and resume from the file",
-    });
-  }
-  return { bytes: response.bytes };
 }

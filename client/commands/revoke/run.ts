@@ -1,11 +1,10 @@
-import { homedir } from "node:os";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { isShareUrl, parseShareUrl, sameServer } from "../../../shared/api/share-url.js";
 import { configDirFor } from "../../lib/config.js";
 import { findPublished, markRevoked } from "../../lib/published-store.js";
 import { callOptionsFor, revokeOnServer } from "../../lib/server-api.js";
-import type { revokeSpec } from "../../cli/registry.js";
+import type { revokeSpec } from "./spec.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
 
 export interface RevokeResult {
@@ -16,8 +15,8 @@ export interface RevokeResult {
 }
 
 export const command = implement<typeof revokeSpec>()({
-  async run({ positionals, io }): Promise<RevokeResult> {
-    const configDir = configDirFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  async run({ positionals, io, ctx }): Promise<RevokeResult> {
+    const configDir = configDirFor({ env: ctx.env, home: ctx.home });
     const target = positionals[0]!;
     const record = await findPublished(configDir, target);
     if (!record) {
@@ -33,7 +32,7 @@ export const command = implement<typeof revokeSpec>()({
         hint: `check the link; to revoke yours, run 'handoff revoke ${record.id}'`,
       });
     }
-    await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, callOptionsFor(io.env));
+    await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, ctx.http());
     const updated = await markRevoked(configDir, record.id);
     return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? recordTimestamp(new Date()) };
   },

@@ -1,7 +1,7 @@
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { rmSpec } from "../../cli/registry.js";
+import type { rmSpec } from "./spec.js";
 import { deleteHandoffs, type StoreEntry, storeHandoff } from "../../lib/store-index.js";
 
 export interface RmResult {
@@ -9,11 +9,11 @@ export interface RmResult {
 }
 
 export const command = implement<typeof rmSpec>()({
-  async run({ positionals, io }): Promise<RmResult> {
+  async run({ positionals, io, ctx }): Promise<RmResult> {
     const proven: StoreEntry[] = [];
     const refused: string[] = [];
     for (const path of positionals) {
-      const entry = storeHandoff(path, io.env, io.cwd);
+      const entry = storeHandoff(path, ctx.env, ctx.cwd);
       if (typeof entry === "string") refused.push(`${path}: ${entry}`);
       else proven.push(entry);
     }

@@ -4,7 +4,7 @@ import { scanText } from "../../../shared/redact/index.js";
 import { MAX_DOCUMENT_BYTES as SCAN_MAX_BYTES } from "../../../shared/document/size-limits.js";
 import type { RedactionReport } from "../../../shared/redact/index.js";
 import { implement } from "../command.js";
-import type { scanSpec } from "../../cli/registry.js";
+import type { scanSpec } from "./spec.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readTextFile } from "../../platform/read-file.js";
 
@@ -14,12 +14,12 @@ export interface ScanResult extends RedactionReport {
 }
 
 export const command = implement<typeof scanSpec>()({
-  async run({ positionals, io }): Promise<ScanResult> {
+  async run({ positionals, io, ctx }): Promise<ScanResult> {
     const source = positionals[0]!;
     const text =
       source === "-"
         ? decodeUtf8(await readStdinCapped(io), "stdin", "unreadable")
-        : readTextFile(resolve(io.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
+        : readTextFile(resolve(ctx.cwd, source), SCAN_MAX_BYTES, { what: "FILE", label: source, notUtf8Reason: "unreadable", tooLargeHint: "scan a smaller handoff" });
     return { source: source === "-" ? "stdin" : source, ...scanText(text) };
   },
   human: (result) => ({ out: formatReport(result.source, result) }),

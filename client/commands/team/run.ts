@@ -1,11 +1,10 @@
-import { homedir } from "node:os";
 import type { TeamHandoff } from "../../../shared/api/handoff.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { resolvePublishConfig } from "../../lib/config.js";
 import { callOptionsFor, fetchTeamListing } from "../../lib/server-api.js";
 import { oneLine } from "../../platform/terminal.js";
-import type { teamSpec } from "../../cli/registry.js";
+import type { teamSpec } from "./spec.js";
 
 export interface TeamResult {
   server: string;
@@ -16,8 +15,8 @@ export interface TeamResult {
 }
 
 export const command = implement<typeof teamSpec>()({
-  async run({ flags, io }): Promise<TeamResult> {
-    const config = await resolvePublishConfig({ flags: { server: flags.server }, env: io.env, home: io.env.HOME ?? homedir() });
+  async run({ flags, io, ctx }): Promise<TeamResult> {
+    const config = await resolvePublishConfig({ flags: { server: flags.server }, env: ctx.env, home: ctx.home });
     if (!config.server) {
       throw new HandoffError("not_configured", "no publishing server is configured", { hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}` });
     }
@@ -27,7 +26,7 @@ export const command = implement<typeof teamSpec>()({
       });
     }
     const server = config.server;
-    const listing = await io.progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, { value: config.teamToken, server }, callOptionsFor(io.env)));
+    const listing = await ctx.progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, { value: config.teamToken, server }, ctx.http()));
     return { server, team: listing.team, handoffs: listing.handoffs.map((h) => ({ ...h, link: `${server}${h.url}` })), warnings: config.warnings };
   },
   human(result) {

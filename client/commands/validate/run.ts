@@ -6,23 +6,23 @@ import { implement } from "../command.js";
 import { symlinkEscapes } from "../../lib/kernel-paths.js";
 import { readTextFile } from "../../platform/read-file.js";
 import { oneLine, terminalSafe } from "../../platform/terminal.js";
-import type { validateSpec } from "../../cli/registry.js";
+import type { validateSpec } from "./spec.js";
 
 /** The report, or why the file could not be read at all (validate's exit 2, like unparseable). */
 export type ValidateResult = ValidateReport | { file: string; format: null; valid: false; unparseable: string; hint?: string; issues: { path: string; message: string }[]; warnings: [] };
 
 export const command = implement<typeof validateSpec>()({
-  async run({ positionals, io }): Promise<ValidateResult> {
+  async run({ positionals, io, ctx }): Promise<ValidateResult> {
     const file = positionals[0]!;
     let text: string;
     try {
-      text = readTextFile(resolve(io.cwd, file), VALIDATE_LIMIT, { what: "the handoff", notUtf8Reason: "unreadable", keepBom: true, tooLargeHint: "check the path: that is too large to be a handoff" });
+      text = readTextFile(resolve(ctx.cwd, file), VALIDATE_LIMIT, { what: "the handoff", notUtf8Reason: "unreadable", keepBom: true, tooLargeHint: "check the path: that is too large to be a handoff" });
     } catch (error) {
       // validate reports an unreadable file like an unparseable one (exit 2): see docs/cli.md.
       if (!isHandoffError(error)) throw error;
       return { file, format: null, valid: false, unparseable: error.message, issues: [{ path: "", message: error.message }], warnings: [], ...(error.hint ? { hint: error.hint } : {}) };
     }
-    return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) });
+    return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd) });
   },
   human: (report) =>
     report.format === null ? { err: `handoff validate: ${terminalSafe(report.unparseable ?? "")}${"hint" in report && report.hint ? `\n  ${terminalSafe(String(report.hint))}` : ""}` } : { out: formatReport(report) },

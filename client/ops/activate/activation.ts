@@ -9,6 +9,7 @@ import { gitToplevel } from "../../lib/context-io.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { type ActivePointer, LEDGER_PATH, type LedgerEntry, POINTER_PATH, parsePointer } from "../../lib/guard-state.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * Arming and disarming the context guard, with kernel's state files (see state.ts): what
@@ -33,11 +34,11 @@ export interface DeactivationResult {
 }
 
 /** The repository whose _meta/ holds the state: the git toplevel of `cwd`, else `cwd`. */
-async function stateRoot(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+async function stateRoot(cwd: string, env: Env): Promise<string> {
   return (await gitToplevel(cwd, env).catch(() => undefined)) ?? realpathSync(cwd);
 }
 
-export async function activateManifest(options: { manifest: string; cwd: string; env: NodeJS.ProcessEnv; now?: () => Date }): Promise<ActivationResult> {
+export async function activateManifest(options: { manifest: string; cwd: string; env: Env; now?: () => Date }): Promise<ActivationResult> {
   const text = await readManifestFile(options.manifest, { cwd: options.cwd });
   const context = manifestContext(options.manifest, text);
   const root = await stateRoot(options.cwd, options.env);
@@ -129,7 +130,7 @@ export function parseLedger(text: string, where: string): LedgerEntry[] {
   });
 }
 
-export async function deactivateManifest(options: { cwd: string; env: NodeJS.ProcessEnv; receipt?: string }): Promise<DeactivationResult> {
+export async function deactivateManifest(options: { cwd: string; env: Env; receipt?: string }): Promise<DeactivationResult> {
   const root = await stateRoot(options.cwd, options.env);
   const pointerPath = join(root, POINTER_PATH);
   const ledgerPath = join(root, LEDGER_PATH);

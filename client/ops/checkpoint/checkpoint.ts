@@ -8,6 +8,7 @@ import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js"
 import { captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { writeExclusive } from "../../lib/store.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * `handoff checkpoint`: records resumed work as a kernel.checkpoint/v1 (the reference's
@@ -31,7 +32,7 @@ export interface CheckpointOptions {
   outputs: string[];
   to?: string;
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   now?: () => Date;
 }
 

@@ -12,6 +12,7 @@ import { readRegularFile } from "../../platform/read-file.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
 import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * `handoff create --format kernel`: a kernel.handoff/v1 manifest, the canonical JSON form. The
@@ -35,7 +36,7 @@ export interface KernelCreateOptions {
   pins: string[];
   to?: string | undefined;
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** False only for an explicit --no-redact. */
   redact?: boolean;
 }

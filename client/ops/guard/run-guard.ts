@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { decide, type GuardDecision, type HookEvent } from "./decide.js";
 import { appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * One `handoff guard` run: a Claude Code PreToolUse event in, an exit code and a message out.
@@ -19,7 +20,7 @@ export interface GuardOutcome {
   root: string;
 }
 
-export function runGuard(input: string, options: { cwd: string; env: NodeJS.ProcessEnv; now?: () => Date }): GuardOutcome {
+export function runGuard(input: string, options: { cwd: string; env: Env; now?: () => Date }): GuardOutcome {
   let event: HookEvent | undefined;
   let eventProblem: string | undefined;
   try {

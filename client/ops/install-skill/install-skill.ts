@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync,
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HandoffError } from "../../../shared/errors.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * `handoff install-skill`: copies the shipped skill folder (skills/handoff/) to where an agent
@@ -17,7 +18,7 @@ export interface InstallSkillOptions {
   /** The skills folder to install into; the skill lands in `<dir>/handoff/`. */
   dir?: string;
   force: boolean;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   home: string;
   cwd: string;
   /** Where the shipped skill is (tests); found next to the CLI otherwise. */
@@ -39,7 +40,7 @@ export interface InstallSkillResult {
 }
 
 /** The default skills folder per agent: Claude Code's personal skills, Codex's $CODEX_HOME/skills. */
-export function defaultSkillsDir(agent: AgentName, env: NodeJS.ProcessEnv, home: string): string {
+export function defaultSkillsDir(agent: AgentName, env: Env, home: string): string {
   if (agent === "codex") return join(env.CODEX_HOME ?? join(home, ".codex"), "skills");
   return join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "skills");
 }

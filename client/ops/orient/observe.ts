@@ -6,6 +6,7 @@ import { referencedPaths } from "../../../shared/orient/paths.js";
 import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { runGit } from "../../platform/git.js";
 import { readRegularFile } from "../../platform/read-file.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded
@@ -40,7 +41,7 @@ export function recordedState(metadata: Record<string, unknown>, manifest: unkno
 }
 
 /** `sourcePath`: the selected file, when it is one; it may live in the checkout it describes. */
-export async function observeCheckout(recorded: RecordedState, body: string, cwd: string, env: NodeJS.ProcessEnv, sourcePath?: string): Promise<{ observed: ObservedState; git?: GitCapture }> {
+export async function observeCheckout(recorded: RecordedState, body: string, cwd: string, env: Env, sourcePath?: string): Promise<{ observed: ObservedState; git?: GitCapture }> {
   const git = await captureGit(cwd, env);
   if (!git) return { observed: { inGit: false, headRelation: "unknown", missingPaths: [], artifacts: [] } };
   const observed: ObservedState = {
@@ -93,7 +94,7 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
  * repository it describes and stays untracked until committed: counting it would report
  * dirty_changed (and fire rules on it) for every freshly written manifest.
  */
-async function dirtyBesides(toplevel: string, sourcePath: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+async function dirtyBesides(toplevel: string, sourcePath: string, env: Env): Promise<boolean> {
   let source: string | undefined;
   try {
     source = inside(toplevel, relative(toplevel, realpathSync(sourcePath)));
@@ -123,7 +124,7 @@ function inside(toplevel: string, path: string): string | undefined {
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : full;
 }
 
-async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.ProcessEnv): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {
+async function headRelation(recordedHead: string, git: GitCapture, env: Env): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {
   // Not a commit id this clone can name (too short, or not hex, so never handed to git): as
   // unreachable as a commit it lacks, which kernel's reference calls commit_diverged.
   if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "diverged", headUnreachable: true };
@@ -138,6 +139,6 @@ async function headRelation(recordedHead: string, git: GitCapture, env: NodeJS.P
   return Number.isFinite(advancedBy) && count.code === 0 ? { headRelation: "advanced", advancedBy } : { headRelation: "advanced" };
 }
 
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
+function run(args: string[], cwd: string, env: Env): Promise<{ code: number; stdout: string }> {
   return runGit(args, { cwd, env });
 }

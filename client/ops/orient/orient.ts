@@ -5,6 +5,7 @@ import { type AppliedRule, applyInvalidationRules } from "../../../shared/orient
 import { parseSource } from "../../../shared/orient/source.js";
 import type { Orientation, SourceFormat } from "../../../shared/orient/types.js";
 import { observeCheckout, recordedState } from "./observe.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * Orientation from an explicitly selected source: what it says (objective, progress, decisions,
@@ -32,7 +33,7 @@ export interface OrientationResult {
 }
 
 /** `context.sourcePath`: the selected file's path, when the source is a local file. */
-export async function orientFromText(source: string, text: string, context: { cwd: string; env: NodeJS.ProcessEnv; sourcePath?: string }): Promise<OrientationResult> {
+export async function orientFromText(source: string, text: string, context: { cwd: string; env: Env; sourcePath?: string }): Promise<OrientationResult> {
   const doc = parseSource(text);
   const orientation = extractOrientation(doc);
   const { sufficient, missing } = assessSufficiency(orientation);

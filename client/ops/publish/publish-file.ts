@@ -15,6 +15,7 @@ import { readTextFile, tooLarge } from "../../platform/read-file.js";
 import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../../shared/document/size-limits.js";
 import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -66,7 +67,7 @@ export interface PublishDocumentOptions extends PublishFileOptions {
 }
 
 export interface PublishDeps {
-  env: NodeJS.ProcessEnv;
+  env: Env;
   home: string;
   /** Shows a progress line while a slow server call runs (a terminal only). */
   progress?: <T>(message: string, work: Promise<T>) => Promise<T>;
