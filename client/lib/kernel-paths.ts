@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
+import type { Env } from "../platform/env.js";
+import { runGitSync } from "../platform/git.js";
 
 /**
  * The one part of kernel's contract that needs the disk: a manifest path must not lead outside
@@ -10,10 +11,10 @@ import { contractPaths } from "../../shared/kernel/rules.js";
  * toplevel of the working directory (else the directory itself); a path that does not exist
  * resolves as far as it does.
  */
-export function symlinkEscapes(value: unknown, cwd: string): { path: string; message: string }[] {
+export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: string; message: string }[] {
   const fields = contractPaths(value);
   if (fields.length === 0) return [];
-  const root = repositoryRoot(cwd);
+  const root = repositoryRoot(cwd, env);
   const issues: { path: string; message: string }[] = [];
   for (const field of fields) {
     const resolved = resolveExisting(join(root, field.path));
@@ -23,12 +24,9 @@ export function symlinkEscapes(value: unknown, cwd: string): { path: string; mes
   return issues;
 }
 
-function repositoryRoot(cwd: string): string {
-  try {
-    return realpathSync(execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
-  } catch {
-    return realpathSync(cwd);
-  }
+function repositoryRoot(cwd: string, env: Env): string {
+  const run = runGitSync(["rev-parse", "--show-toplevel"], { cwd, env });
+  return realpathSync(run.code === 0 ? run.stdout.trim() : cwd);
 }
 
 /** realpath of the longest existing prefix, with the rest appended (like Python's realpath). */

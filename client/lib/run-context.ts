@@ -49,7 +49,7 @@ export interface RunContextInput {
 }
 
 export function createRunContext(input: RunContextInput): RunContext {
-  const home = input.home ?? input.env.HOME ?? homedir();
+  const home = input.home ?? homeFrom(input.env);
   const location: ConfigLocation = { env: input.env, home };
   const credentials = new Map<string, Promise<Credentials>>();
   const configs = new Map<string, Promise<PublishConfig>>();
@@ -99,4 +99,10 @@ export function createRunContext(input: RunContextInput): RunContext {
     },
   };
   return ctx;
+}
+
+/** $HOME as set (even empty: the config lookup then says HOME is unset), else the OS's answer. */
+function homeFrom(env: Env): string {
+  const home = env.HOME;
+  return home === undefined ? homedir() : home;
 }

@@ -158,7 +158,7 @@ export const TOOLS = [
         import("../platform/read-file.js"),
       ]);
       const text = readTextFile(resolve(ctx.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
-      return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd) })) };
+      return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd, ctx.env) })) };
     },
   }),
   tool({

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import type { Env } from "./env.js";
 
 /**
@@ -85,4 +85,26 @@ export function runGit(args: string[], options: GitOptions & { binary?: boolean 
       settle({ code: exit, stdout: empty, failure: stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${code ?? "a signal"}` });
     });
   });
+}
+
+/**
+ * The synchronous form, for the one caller that must answer inside a synchronous check (validate's
+ * symlink check asks for the toplevel only when a kernel document names paths): same settings,
+ * same answer shape, text only.
+ */
+export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
+  const run = spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
+    cwd: options.cwd,
+    env: { ...options.env, ...GIT_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    timeout: GIT_TIMEOUT_MS,
+    maxBuffer: options.maxBytes ?? 64 * 1024 * 1024,
+  });
+  if (run.error) {
+    const code = (run.error as NodeJS.ErrnoException).code;
+    return { code: 128, stdout: "", failure: code === "ENOENT" ? "git is not installed" : code === "ENOBUFS" ? "output over the cap" : run.error.message, ...(code === "ENOBUFS" ? { overflow: true } : {}) };
+  }
+  if (run.status === 0) return { code: 0, stdout: run.stdout };
+  return { code: run.status ?? 128, stdout: "", failure: run.stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${run.status ?? "a signal"}` };
 }

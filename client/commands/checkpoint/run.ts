@@ -5,7 +5,7 @@ import { oneLine } from "../../platform/terminal.js";
 import type { checkpointSpec } from "./spec.js";
 
 export const command = implement<typeof checkpointSpec>()({
-  async run({ flags, io, ctx }): Promise<CheckpointResult> {
+  async run({ flags, ctx }): Promise<CheckpointResult> {
     const position = required(flags.position, "position", "say where the work stands: --position 'routes written, tests not yet'");
     const next = required(flags.next, "next", "say the literal first action on resume: --next 'npm test'");
     return writeCheckpoint({
@@ -32,6 +32,7 @@ export const command = implement<typeof checkpointSpec>()({
   outcome: () => "ok",
 });
 
+/** Given (the parser checks that), and not blank. */
 function required(value: string | undefined, flag: "position" | "next", hint: string): string {
   if (value === undefined || value.trim() === "") throw new HandoffError("usage", `handoff checkpoint needs --${flag}`, { hint });
   return value;

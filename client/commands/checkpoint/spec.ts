@@ -12,8 +12,8 @@ the work stands. Validated before it is written; kernel's reference validator ac
   flags: {
     from: { type: "string", value: "MANIFEST", description: "The kernel.handoff/v1 being resumed: its goal, its phases (inherited ones count as done, the others as pending) and its context policy carry over." },
     goal: { type: "string", value: "G", description: "The task's goal (default: the --from manifest's objective.goal)." },
-    position: { type: "string", value: "P", description: "Required. The exact place in the work (\"routes written, tests not yet\")." },
-    next: { type: "string", value: "OP", description: "Required. The literal first action on resume." },
+    position: { type: "string", value: "P", required: true, description: "Required. The exact place in the work (\"routes written, tests not yet\")." },
+    next: { type: "string", value: "OP", required: true, description: "Required. The literal first action on resume." },
     done: { type: "string", value: "STEP=EVIDENCE", multiple: true, description: "A step finished, with its verification; repeat." },
     pending: { type: "string", value: "STEP", multiple: true, description: "A step still to do; repeat." },
     output: { type: "string", value: "F", multiple: true, description: "A file produced so far; repeat." },

@@ -46,7 +46,7 @@ function normalized(server: string): string {
 }
 
 export const command = implement<typeof configSpec>()({
-  async run({ positionals, io, ctx }): Promise<ConfigResult> {
+  async run({ positionals, ctx }): Promise<ConfigResult> {
     const location = { env: ctx.env, home: ctx.home };
     const path = join(configDirFor(location), "config.json");
     const [action, word, value, ...extra] = positionals;

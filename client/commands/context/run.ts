@@ -1,22 +1,16 @@
 import { lstat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Bundle, compileContext } from "../../../shared/context/compile.js";
-import { buildReceipt, type ContextReceipt } from "../../../shared/context/receipt.js";
+import type { Bundle } from "../../../shared/context/compile.js";
+import type { ContextReceipt } from "../../../shared/context/receipt.js";
 import { renderBundle } from "../../../shared/context/render.js";
-import { estimateTokens } from "../../../shared/context/selector.js";
 import { HandoffError } from "../../../shared/errors.js";
-import { matchGlob } from "../../../shared/repo/glob.js";
-import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 import { implement } from "../command.js";
-import { type CompiledContext, compileManifest, type UnmetRequirement, unmetRequired } from "../../ops/context/compile.js";
+import { compileManifest, type UnmetRequirement, unmetRequired } from "../../ops/context/compile.js";
 import { oneLine, terminalSafe } from "../../platform/terminal.js";
-import { findRepositoryRoot, projectInstructionsTokens, selectorReader } from "../../lib/context-io.js";
-import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { writeNewPrivateFile } from "../../platform/private-file.js";
 import type { contextSpec } from "./spec.js";
 import type { RunContext } from "../../lib/run-context.js";
 import type { ActivationResult, DeactivationResult } from "../../ops/activate/activation.js";
-import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 
 export interface CompileResult {
   kind: "compile";
@@ -33,7 +27,7 @@ export interface CompileResult {
 export type ContextResult = CompileResult | ({ kind: "activate" } & ActivationResult) | ({ kind: "deactivate" } & DeactivationResult);
 
 export const command = implement<typeof contextSpec>()({
-  async run({ flags, positionals, io, ctx }): Promise<ContextResult> {
+  async run({ flags, positionals, ctx }): Promise<ContextResult> {
     if (flags.activate || flags.deactivate) return switchGuard(flags, positionals, ctx);
     if (positionals.length === 0) throw new HandoffError("usage", "handoff context needs which manifest? pass MANIFEST.json", { hint: "run 'handoff context MANIFEST'" });
     const source = positionals[0]!;
@@ -94,12 +88,9 @@ export const command = implement<typeof contextSpec>()({
 
 /** --activate / --deactivate: arm or disarm the guard; no bundle is compiled. */
 async function switchGuard(flags: { activate?: boolean; deactivate?: boolean; receipt?: string; out?: string; repo?: string }, positionals: string[], ctx: RunContext): Promise<ContextResult> {
-  if (flags.activate && flags.deactivate) throw new HandoffError("usage", "--activate and --deactivate contradict each other", { hint: "pass one of them" });
-  if (flags.out !== undefined || flags.repo !== undefined) throw new HandoffError("usage", "--out and --repo compile a bundle; they do not go with --activate or --deactivate", { hint: "run the compile and the activation as two commands" });
   const { activateManifest, deactivateManifest } = await import("../../ops/activate/activation.js");
   if (flags.activate) {
     if (positionals.length !== 1) throw new HandoffError("usage", "handoff context --activate takes one MANIFEST", { hint: "run 'handoff context MANIFEST.json --activate'" });
-    if (flags.receipt !== undefined) throw new HandoffError("usage", "--receipt goes with --deactivate (or a compile), not --activate", { hint: "drop --receipt" });
     return { kind: "activate", ...(await activateManifest({ manifest: positionals[0]!, cwd: ctx.cwd, env: ctx.env })) };
   }
   if (positionals.length > 0) throw new HandoffError("usage", "handoff context --deactivate takes no MANIFEST", { hint: "run 'handoff context --deactivate [--receipt F]'" });

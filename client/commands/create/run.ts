@@ -26,21 +26,12 @@ export type CreateCommandResult = (CreateResult | KernelCreateResult) & { publis
 
 export const command = implement<typeof createSpec>()({
   async run({ flags, positionals, io, ctx }): Promise<CreateCommandResult> {
-    if (flags.publish && flags.local) {
-      throw new HandoffError("usage", "--publish and --local contradict each other", { hint: "--local never contacts a server; drop one of them" });
-    }
-    if (!flags.publish && (flags.expires ?? flags["max-views"] ?? flags.scope ?? flags.server) !== undefined) {
-      throw new HandoffError("usage", "--expires, --max-views, --scope and --server go with --publish", { hint: "add --publish, or drop them" });
-    }
     // Checked before anything is written, so a bad option never leaves a handoff and a dead retry.
     const publishFlags = flags.publish ? readPublishFlags(flags) : undefined;
     // Loaded while git is being asked (this process is idle then), not after the handoff is written.
     const publishing = publishFlags ? import("../../ops/publish/publish-file.js") : undefined;
     publishing?.catch(() => undefined);
     const format = flags.format ?? "ce";
-    if (format === "ce" && flags.pin !== undefined) {
-      throw new HandoffError("usage", "--pin goes with --format kernel", { hint: "add --format kernel, or drop --pin" });
-    }
     const focus = positionals.join(" ").trim() || undefined;
     const keywords = [...new Set((flags.keyword ?? []).map((k) => k.trim()).filter((k) => k !== ""))];
     // A kernel manifest has no field for them (its schema refuses unknown keys, as the reference

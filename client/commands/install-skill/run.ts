@@ -4,7 +4,7 @@ import { oneLine } from "../../platform/terminal.js";
 import type { installSkillSpec } from "./spec.js";
 
 export const command = implement<typeof installSkillSpec>()({
-  async run({ flags, io, ctx }): Promise<InstallSkillResult> {
+  async run({ flags, ctx }): Promise<InstallSkillResult> {
     // The declaration's choices already refused any other --agent.
     return installSkill({
       agent: (flags.agent ?? "claude-code") as AgentName,

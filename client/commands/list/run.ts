@@ -10,7 +10,7 @@ export interface ListResult {
 }
 
 export const command = implement<typeof listSpec>()({
-  async run({ io, ctx }): Promise<ListResult> {
+  async run({ ctx }): Promise<ListResult> {
     const { entries, folders, warnings } = listStore(ctx.env);
     return { handoffs: entries, searched: folders, warnings };
   },

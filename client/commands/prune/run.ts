@@ -1,5 +1,4 @@
 import { parseDuration } from "../../../shared/time/duration.js";
-import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { pruneSpec } from "./spec.js";
@@ -15,12 +14,9 @@ export interface PruneResult {
 }
 
 export const command = implement<typeof pruneSpec>()({
-  async run({ flags, io, ctx }): Promise<PruneResult> {
-    if (flags["older-than"] === undefined) {
-      throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d' (add --dry-run to see what it would delete)" });
-    }
-    const seconds = parseDuration(flags["older-than"], "--older-than");
-    const cutoff = Date.now() - seconds * 1000;
+  async run({ flags, ctx }): Promise<PruneResult> {
+    const seconds = parseDuration(flags["older-than"]!, "--older-than");
+    const cutoff = ctx.now().getTime() - seconds * 1000;
     const { entries, warnings } = listStore(ctx.env);
     // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.
     const old = entries.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoff);

@@ -7,7 +7,7 @@ import { formatPublishReport } from "../publish-report.js";
 import type { publishSpec } from "./spec.js";
 
 export const command = implement<typeof publishSpec>()({
-  async run({ flags, positionals, io, ctx }): Promise<PublishResult> {
+  async run({ flags, positionals, ctx }): Promise<PublishResult> {
     const options = { path: resolve(ctx.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
     const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");

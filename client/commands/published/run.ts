@@ -4,7 +4,7 @@ import { configDirFor } from "../../lib/config.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { publishedSpec } from "./spec.js";
 import { listPublished, publishedState } from "../../lib/published-store.js";
-import { callOptionsFor, fetchMeta } from "../../lib/server-api.js";
+import { fetchMeta } from "../../lib/server-api.js";
 import { teamTokenFor } from "../../lib/share-source.js";
 
 interface Entry {
@@ -36,7 +36,7 @@ export const command = implement<typeof publishedSpec>()({
     const teamTokenOf = (server: string) => teamTokenFor(server, ctx);
     const entries = await Promise.all(
       records.map(async (record): Promise<Entry> => {
-        const local = publishedState(record);
+        const local = publishedState(record, ctx.now());
         const entry: Entry = {
           id: record.id,
           url: record.url_without_key ?? null,

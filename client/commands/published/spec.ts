@@ -10,5 +10,5 @@ export const publishedSpec = defineCommand({
 longer knows it), or unknown (the server could not be asked; the reason is shown). Share keys
 are never stored, so the list shows links without their #key.`,
   flags: { offline: { type: "boolean", description: "Do not ask the server: states from local records only (views are not known)." } },
-  exits: { 0: "listed" },
+  exits: { 0: "listed", 3: "the config folder or the local records cannot be read" },
 });

@@ -38,10 +38,7 @@ async function writeOutput(path: string, content: string, force: boolean): Promi
 export type RenderResult = { source: string; markdown: string } | { source: string; out: string; bytes: number };
 
 export const command = implement<typeof renderSpec>()({
-  async run({ flags, positionals, io, ctx }): Promise<RenderResult> {
-    if (flags.force && flags.out === undefined) {
-      throw new HandoffError("usage", "--force only applies with --out", { hint: "add --out F, or drop --force" });
-    }
+  async run({ flags, positionals, ctx }): Promise<RenderResult> {
     const source = positionals[0]!;
     const manifest = validatedManifest(source, await readManifestFile(source, { cwd: ctx.cwd }));
     const markdown = renderKernelMarkdown(manifest, basename(source));

@@ -10,7 +10,7 @@ truth: the first line of the output says so. A manifest that does not validate i
 rendered; every problem is listed as 'path: message'.`,
   flags: {
     out: { type: "string", value: "F", description: "Write the Markdown to F instead of stdout. F must not exist yet." },
-    force: { type: "boolean", description: "With --out, replace F if it exists." },
+    force: { type: "boolean", requires: ["out"], description: "With --out, replace F if it exists." },
   },
   exits: { 0: "rendered", 1: "not a valid kernel manifest (a Markdown handoff is refused by name)", 2: "usage or --out exists", 3: "unreadable file or failed write" },
 });

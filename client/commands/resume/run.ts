@@ -23,8 +23,8 @@ export const command = implement<typeof resumeSpec>()({
     const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
     const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
     if (flags["url-stdin"]) {
-      if (positionals.length > 0 || flags.in !== undefined) {
-        throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+      if (positionals.length > 0) {
+        throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE or keywords with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
       }
       const selection = await urlFromStdin(io);
       if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };

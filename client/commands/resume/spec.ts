@@ -17,6 +17,7 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
     "max-candidates": { type: "string", value: "N", description: "Files considered per folder, most recent first (default 1000); a cut is stated." },
     "url-stdin": {
       type: "boolean",
+      conflicts: ["in"],
       description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
     },
     peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },

@@ -3,7 +3,7 @@ import { implement } from "../command.js";
 import { isShareUrl, parseShareUrl, sameServer } from "../../../shared/api/share-url.js";
 import { configDirFor } from "../../lib/config.js";
 import { findPublished, markRevoked } from "../../lib/published-store.js";
-import { callOptionsFor, revokeOnServer } from "../../lib/server-api.js";
+import { revokeOnServer } from "../../lib/server-api.js";
 import type { revokeSpec } from "./spec.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
 
@@ -15,7 +15,7 @@ export interface RevokeResult {
 }
 
 export const command = implement<typeof revokeSpec>()({
-  async run({ positionals, io, ctx }): Promise<RevokeResult> {
+  async run({ positionals, ctx }): Promise<RevokeResult> {
     const configDir = configDirFor({ env: ctx.env, home: ctx.home });
     const target = positionals[0]!;
     const record = await findPublished(configDir, target);
@@ -33,8 +33,8 @@ export const command = implement<typeof revokeSpec>()({
       });
     }
     await revokeOnServer(record.server, record.id, { value: record.owner_token, server: record.server }, ctx.http());
-    const updated = await markRevoked(configDir, record.id);
-    return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? recordTimestamp(new Date()) };
+    const updated = await markRevoked(configDir, record.id, ctx.now());
+    return { id: record.id, server: record.server, revoked: true, revoked_at: updated?.revoked_at ?? recordTimestamp(ctx.now()) };
   },
   human: (result) => ({ err: `Revoked ${result.id} on ${result.server}: every later read fails as revoked, and the body is deleted.` }),
   outcome: () => "ok",

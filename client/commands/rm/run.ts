@@ -9,7 +9,7 @@ export interface RmResult {
 }
 
 export const command = implement<typeof rmSpec>()({
-  async run({ positionals, io, ctx }): Promise<RmResult> {
+  async run({ positionals, ctx }): Promise<RmResult> {
     const proven: StoreEntry[] = [];
     const refused: string[] = [];
     for (const path of positionals) {

@@ -2,7 +2,7 @@ import type { TeamHandoff } from "../../../shared/api/handoff.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { resolvePublishConfig } from "../../lib/config.js";
-import { callOptionsFor, fetchTeamListing } from "../../lib/server-api.js";
+import { fetchTeamListing } from "../../lib/server-api.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { teamSpec } from "./spec.js";
 
@@ -15,7 +15,7 @@ export interface TeamResult {
 }
 
 export const command = implement<typeof teamSpec>()({
-  async run({ flags, io, ctx }): Promise<TeamResult> {
+  async run({ flags, ctx }): Promise<TeamResult> {
     const config = await resolvePublishConfig({ flags: { server: flags.server }, env: ctx.env, home: ctx.home });
     if (!config.server) {
       throw new HandoffError("not_configured", "no publishing server is configured", { hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}` });

@@ -12,7 +12,7 @@ import type { validateSpec } from "./spec.js";
 export type ValidateResult = ValidateReport | { file: string; format: null; valid: false; unparseable: string; hint?: string; issues: { path: string; message: string }[]; warnings: [] };
 
 export const command = implement<typeof validateSpec>()({
-  async run({ positionals, io, ctx }): Promise<ValidateResult> {
+  async run({ positionals, ctx }): Promise<ValidateResult> {
     const file = positionals[0]!;
     let text: string;
     try {
@@ -22,7 +22,7 @@ export const command = implement<typeof validateSpec>()({
       if (!isHandoffError(error)) throw error;
       return { file, format: null, valid: false, unparseable: error.message, issues: [{ path: "", message: error.message }], warnings: [], ...(error.hint ? { hint: error.hint } : {}) };
     }
-    return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd) });
+    return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd, ctx.env) });
   },
   human: (report) =>
     report.format === null ? { err: `handoff validate: ${terminalSafe(report.unparseable ?? "")}${"hint" in report && report.hint ? `\n  ${terminalSafe(String(report.hint))}` : ""}` } : { out: formatReport(report) },

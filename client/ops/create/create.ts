@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../../shared/document/sniff.js";
 import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
@@ -7,22 +7,12 @@ import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import { fitFrontmatter } from "../../../shared/ce/fit.js";
 import { serializeCeDocument } from "../../../shared/ce/serialize.js";
 import { HandoffError } from "../../../shared/errors.js";
-import { fenceBlock } from "../../../shared/text/fence.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../../shared/repo/namespace.js";
 import { slug } from "../../../shared/text/slug.js";
 import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
-import { MAX_DOCUMENT_BYTES as BODY_LIMIT } from "../../../shared/document/size-limits.js";
-import { implement } from "../../commands/command.js";
-import { readPublishFlags } from "../../commands/publish-flags.js";
-import type { PublishResult } from "../publish/publish-file.js";
-import { formatPublishReport } from "../../commands/publish-report.js";
-import { type GitCapture, captureGit } from "../../lib/git.js";
-import { type Io, readStdin } from "../../platform/io.js";
-import { formatCreateReport, formatKernelReport } from "../../commands/create-report.js";
-import type { KernelCreateResult } from "./kernel.js";
+import type { GitCapture } from "../../lib/git.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
-import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 
