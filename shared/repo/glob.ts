@@ -6,7 +6,7 @@
  * Syntax: `*` any run of characters within one segment, `?` one character other than `/`,
  * `[abc]`, `[a-z]`, `[!a]` / `[^a]` one character of a class (never `/`), `\x` the character x,
  * and `**` as a whole segment: any number of segments (`a/**` is everything inside `a`,
- * `**\/b` is `b` in any folder, `a/**\/b` includes `a/b`). A leading `../` or `/` is ignored.
+ * `**\/b` is `b` in any folder, `a/**\/b` includes `a/b`). A leading `./` or `/` is ignored.
  */
 
 type Token =
@@ -78,7 +78,7 @@ function compileSegment(segment: string, tokens: Token[]): void {
 }
 
 function stripLeading(text: string): string {
-  if (text.startsWith("../")) return text.slice(2);
+  if (text.startsWith("./")) return text.slice(2);
   if (text.startsWith("/")) return text.slice(1);
   return text;
 }
