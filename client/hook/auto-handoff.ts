@@ -2,11 +2,13 @@ import { createHash } from "node:crypto";
 import { HandoffError } from "../../shared/errors.js";
 import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoState, decideAutoHandoff } from "../../shared/hook/decide.js";
 import { draftBody } from "../../shared/transcript/render.js";
-import { timestampMs } from "../../shared/timestamps.js";
-import { createHandoff, transcriptRoots } from "../commands/create.js";
-import { captureGit } from "../git.js";
-import { deleteHandoffs, listStore } from "../store-index.js";
-import { draftFromTranscript } from "../ops/transcript/read-transcript.js";
+import { timestampMs } from "../../shared/time/timestamps.js";
+import { captureGit } from "../lib/git.js";
+import { deleteHandoffs, listStore } from "../lib/store-index.js";
+import { createHandoff } from "../ops/create/create.js";
+import { draftFromTranscript } from "../ops/create/read-transcript.js";
+import { transcriptRoots } from "../ops/create/transcript.js";
+import type { Env } from "../platform/env.js";
 import { readSessionState, writeSessionState } from "./session-state.js";
 
 export interface AutoHandoffInput {
@@ -14,7 +16,7 @@ export interface AutoHandoffInput {
   transcript_path: string;
   /** The session's folder, as the agent reported it. */
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** Said in the handoff: "before compaction (auto)", "at session end (logout)". */
   occasion: string;
   now: Date;
@@ -68,13 +70,13 @@ function latestRequestIn(document: string): string | undefined {
 }
 
 /** The automatic handoffs in the managed store created before `cutoffMs`. */
-export function autoHandoffsBefore(env: NodeJS.ProcessEnv, cutoffMs: number) {
+export function autoHandoffsBefore(env: Env, cutoffMs: number) {
   const { entries, warnings } = listStore(env);
   const auto = entries.filter((e) => e.keywords.includes(AUTO_KEYWORD));
   return { old: auto.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoffMs), total: entries.length, warnings };
 }
 
-function expireAutoHandoffs(env: NodeJS.ProcessEnv, cutoffMs: number, keep: string): number {
+function expireAutoHandoffs(env: Env, cutoffMs: number, keep: string): number {
   const { old } = autoHandoffsBefore(env, cutoffMs);
   const expired = old.filter((e) => e.path !== keep);
   deleteHandoffs(expired);

@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { describeFsError } from "../read-file.js";
-import { isHandoffError } from "../../shared/errors.js";
-import { parseHookEvent, type HookEvent } from "../../shared/hook/event.js";
-import { compactContext, sessionStartOutput, startupContext, type StartCandidate } from "../../shared/hook/decide.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
-import { timestampMs } from "../../shared/timestamps.js";
-import { configFileFor } from "../config-location.js";
-import type { Io } from "../io.js";
+import { isHandoffError } from "../../shared/errors.js";
+import { compactContext, sessionStartOutput, type StartCandidate, startupContext } from "../../shared/hook/decide.js";
+import { type HookEvent, parseHookEvent } from "../../shared/hook/event.js";
+import { timestampMs } from "../../shared/time/timestamps.js";
+import { configFileFor } from "../lib/config-location.js";
+import { createRunContext, type RunContext } from "../lib/run-context.js";
+import { describeFsError } from "../platform/read-file.js";
 
 /**
  * `handoff hook`: a front end for agents' lifecycle hooks, like cli/ and mcp/. It reads one hook
@@ -29,19 +28,19 @@ export interface HookOutcome {
 /** The environment variable that turns the automatic handoffs off ("0", "off", "false", "no"). */
 export const AUTO_ENV = "HANDOFF_AUTO";
 
-export async function runHook(io: Io, stdinText: string): Promise<HookOutcome> {
+export async function runHook(ctx: RunContext, stdinText: string): Promise<HookOutcome> {
   const parsed = parseHookEvent(stdinText);
   if (!parsed.ok) return { message: `handoff hook: ${parsed.reason}` };
   const event = parsed.event;
   try {
-    const off = await autoHandoffsOff(io);
+    const off = await autoHandoffsOff(ctx);
     if (off) return { message: `handoff hook: automatic handoffs are off (${off})` };
     switch (event.hook_event_name) {
       case "PreCompact":
       case "SessionEnd":
-        return await writeFor(event, io);
+        return await writeFor(event, ctx);
       case "SessionStart":
-        return await startFor(event, io);
+        return await startFor(event, ctx);
       default:
         return { message: `handoff hook: nothing to do for ${event.hook_event_name}` };
     }
@@ -56,48 +55,51 @@ function describe(error: unknown): string {
 }
 
 /** Why automatic handoffs are off, or undefined when they are on: the environment over the config file. */
-async function autoHandoffsOff(io: Io): Promise<string | undefined> {
-  const value = io.env[AUTO_ENV]?.trim().toLowerCase();
+async function autoHandoffsOff(ctx: RunContext): Promise<string | undefined> {
+  const value = ctx.env[AUTO_ENV]?.trim().toLowerCase();
   if (value !== undefined && value !== "") {
-    if (["0", "off", "false", "no"].includes(value)) return `${AUTO_ENV}=${io.env[AUTO_ENV]}`;
+    if (["0", "off", "false", "no"].includes(value)) return `${AUTO_ENV}=${ctx.env[AUTO_ENV]}`;
     return undefined;
   }
-  const path = configFileFor({ env: io.env, home: io.env.HOME ?? homedir() });
+  const path = configFileFor(ctx.location);
   // Most users have no config file: the check then costs a stat, not the config reader's zod.
   if (!existsSync(path)) return undefined;
-  const { readConfigFile } = await import("../config.js");
+  const { readConfigFile } = await import("../lib/config.js");
   const file = await readConfigFile(path);
   if (file && "version" in file.config && file.config.auto_handoffs === false) return `"auto_handoffs": false in ${path}`;
   return undefined;
 }
 
-async function writeFor(event: HookEvent, io: Io): Promise<HookOutcome> {
+async function writeFor(event: HookEvent, ctx: RunContext): Promise<HookOutcome> {
   if (!event.transcript_path) return { message: `handoff hook: the ${event.hook_event_name} event names no transcript_path; nothing was written` };
   const occasion = event.hook_event_name === "PreCompact" ? `before compaction (${event.trigger ?? "unknown trigger"})` : `at session end (${event.reason ?? "unknown reason"})`;
   const { writeAutoHandoff } = await import("./auto-handoff.js");
-  const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: io.env, occasion, now: new Date() });
+  const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: ctx.env, occasion, now: ctx.now() });
   if (!result.written) return { message: `handoff hook: no automatic handoff: ${result.reason}` };
   const expired = result.expired > 0 ? `; removed ${result.expired} automatic handoff${result.expired === 1 ? "" : "s"} past their 7 days` : "";
   return { message: `handoff hook: wrote an automatic handoff ${occasion}: ${result.path}${expired}` };
 }
 
-async function startFor(event: HookEvent, io: Io): Promise<HookOutcome> {
+async function startFor(event: HookEvent, ctx: RunContext): Promise<HookOutcome> {
   if (event.source === "compact") {
     const { lastAutoHandoff } = await import("./session-state.js");
-    const state = lastAutoHandoff(io.env, event.session_id);
+    const state = lastAutoHandoff(ctx.env, event.session_id);
     if (!state) return {};
     return { output: sessionStartOutput(compactContext(state, resumeCommand(state.path))) };
   }
   if (event.source !== "startup" && event.source !== "resume") return {};
-  const candidates = await startCandidates(event.cwd, io);
-  const context = startupContext(candidates, Date.now());
+  const candidates = await startCandidates(event.cwd, ctx);
+  const context = startupContext(candidates, ctx.now().getTime());
   return context === undefined ? {} : { output: sessionStartOutput(context) };
 }
 
 /** The best three handoffs of this repository and branch: discovery's shortlist, heads only, nothing selected. */
-async function startCandidates(cwd: string, io: Io): Promise<StartCandidate[]> {
-  const { discoverShortlist } = await import("../commands/resume.js");
-  const found = await discoverShortlist({ keywords: [], limit: 10, maxCandidates: 1000 }, { ...io, cwd });
+async function startCandidates(cwd: string, ctx: RunContext): Promise<StartCandidate[]> {
+  const { discoverShortlist } = await import("../ops/discover/shortlist.js");
+  // Discovery runs in the session's folder, as the agent reported it, not where the hook was started.
+  const here = createRunContext({ cwd, env: ctx.env, home: ctx.home, uid: ctx.uid, now: () => ctx.now() });
+  const found = await discoverShortlist({ keywords: [], limit: 10, maxCandidates: 1000 }, here);
+  for (const warning of here.takeWarnings()) ctx.warn(warning);
   const ours = found.candidates.filter((c) => c.reasons.some((r) => r.startsWith("same repository")) && c.reasons.some((r) => r.startsWith("same branch")));
   return ours.slice(0, 3).map((c) => {
     const created = c.created_at === null ? undefined : timestampMs(c.created_at);

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AutoState } from "../../shared/hook/decide.js";
 import { parseAutoState } from "../../shared/hook/state.js";
-import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../store.js";
+import type { Env } from "../platform/env.js";
+import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../lib/store.js";
 
 /** Beside the store's ce-handoff/ folder, never inside it: discovery does not look here. */
 const STATE_FOLDER = "handoff-sessions";
@@ -12,7 +13,7 @@ const uid = () => process.getuid?.() ?? -1;
 const fileName = (sessionId: string) => `${createHash("sha256").update(sessionId).digest("hex")}.json`;
 
 /** The session's last automatic handoff, or undefined (none, or a file this tool did not write). */
-export function readSessionState(env: NodeJS.ProcessEnv, sessionId: string): AutoState | undefined {
+export function readSessionState(env: Env, sessionId: string): AutoState | undefined {
   for (const root of managedRoots(env)) {
     // A root someone else could write to is not read: its state could point anywhere.
     if (inspectManagedRoot(root) !== "ok") continue;
@@ -33,7 +34,7 @@ export function readSessionState(env: NodeJS.ProcessEnv, sessionId: string): Aut
 }
 
 /** Replaces the session's state by a rename: a reader sees the old state or the new, never half. */
-export function writeSessionState(env: NodeJS.ProcessEnv, state: AutoState): void {
+export function writeSessionState(env: Env, state: AutoState): void {
   const { root } = openManagedRoot(managedRoots(env));
   const dir = join(root, STATE_FOLDER);
   ensurePrivateDir(dir, uid());
@@ -44,7 +45,7 @@ export function writeSessionState(env: NodeJS.ProcessEnv, state: AutoState): voi
 }
 
 /** The handoff a session's last automatic write left, when it is still there. */
-export function lastAutoHandoff(env: NodeJS.ProcessEnv, sessionId: string): AutoState | undefined {
+export function lastAutoHandoff(env: Env, sessionId: string): AutoState | undefined {
   const state = readSessionState(env, sessionId);
   return state !== undefined && existsSync(state.path) ? state : undefined;
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { draftFromTranscript } from "../../client/ops/transcript/read-transcript.js";
+import { draftFromTranscript } from "../../client/ops/create/read-transcript.js";
 import { ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
 import { claude } from "../helpers/transcripts.js";
 import { GIT_ENV, makeRepo, tempDir } from "./git-repo.js";
