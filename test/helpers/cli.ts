@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, st
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_MARKER } from "./global-setup.js";
-import { expectReferenceAccepts } from "./kernel-reference.js";
+import { validateDocumentText } from "../../shared/validate-document.js";
+import { REFERENCE_UNAVAILABLE, expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
 
 /**
@@ -69,8 +70,9 @@ export function runProgram(file: string, args: string[], options: CliOptions): P
 
 /**
  * Every file `create` writes anywhere in the suite is checked by the strictest reader of its
- * format: a kernel manifest by kernel's reference validator, a ce-handoff's frontmatter by a strict
- * YAML 1.2 check. The file is the one named in --json output, else every manifest in
+ * format: a kernel manifest by kernel's reference validator (where this machine has none, by
+ * Handoff's own, whose agreement with the reference the committed conformance facts pin), a
+ * ce-handoff's frontmatter by a strict YAML 1.2 check. The file is the one named in --json output, else every manifest in
  * `_meta/handoffs` (kernel) or the path `create` prints (ce).
  */
 function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void {
@@ -90,8 +92,13 @@ function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void
     }
   }
   if (files.length === 0) return;
-  if (kernel) {
+  if (kernel && REFERENCE_UNAVAILABLE === undefined) {
     expectReferenceAccepts(files, cwd);
+    return;
+  }
+  if (kernel) {
+    const rejected = files.map((file) => validateDocumentText(file, readFileSync(file, "utf8"))).filter((report) => !report.valid);
+    if (rejected.length > 0) throw new Error(`Handoff's own validator rejects what create wrote:\n${JSON.stringify(rejected, null, 2)}`);
     return;
   }
   for (const file of files) {
