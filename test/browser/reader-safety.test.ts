@@ -89,9 +89,11 @@ async function injected(page: Page): Promise<Record<string, number>> {
  * way rejects this, which fails the test.
  */
 function pageIdle(page: Page): Promise<void> {
-  return page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() => setTimeout(resolve, 0), { timeout: 10_000 })))),
-  );
+  return page.evaluate(() => {
+    // Runs in the page: its DOM timers, which the Node typings of this file do not declare.
+    const page = globalThis as unknown as { requestAnimationFrame(run: () => void): void; requestIdleCallback(run: () => void, options: { timeout: number }): void };
+    return new Promise<void>((resolve) => page.requestAnimationFrame(() => page.requestAnimationFrame(() => page.requestIdleCallback(() => setTimeout(resolve, 0), { timeout: 10_000 }))));
+  });
 }
 
 describe("a hostile handoff", () => {

@@ -42,6 +42,14 @@ export function runMarker(): Record<string, string> {
   return value === undefined ? {} : { [RUN_MARKER]: value };
 }
 
+/**
+ * The whole environment of a CLI a test starts: PATH, the run's TMPDIR and marker, colour off, and
+ * what the test adds. Nothing of the developer's own (HANDOFF_SERVER, tokens, HOME, XDG_*) leaks in.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...extra, ...runMarker() };
+}
+
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   const run = await runProgram(process.execPath, [bin, ...args], options);
   if (run.code === 0) checkHandoffsWritten(args, options.cwd, run.stdout);
@@ -53,7 +61,7 @@ export function runProgram(file: string, args: string[], options: CliOptions): P
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...options.env, ...runMarker() },
+      env: cleanEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -57,7 +57,7 @@ export function summaryLines(counts: Counts, unhandledErrors: number): string[] 
     unhandledErrors > 0 ? `${unhandledErrors} error${unhandledErrors === 1 ? "" : "s"} outside tests` : "",
   ].filter(Boolean);
   const lines = [`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${outside.length > 0 ? `; and ${outside.join(", ")}` : ""}`];
-  for (const [reason, n] of counts.skipReasons) lines.push(`  skipped ${n}: ${reason || "marked skip in the test file"}`);
+  for (const [reason, n] of counts.skipReasons) lines.push(`  skipped ${n}: ${reason || "no reason given (skip or todo in the file, or a -t filter)"}`);
   for (const [reason, n] of counts.notCompared) lines.push(`  passed ${n} without their comparison: ${reason}`);
   return lines;
 }
