@@ -8,7 +8,7 @@ import { renderKernelMarkdown } from "../../shared/kernel/render.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { EXAMPLE_FILE, KERNEL_FIXTURES, fixtureText } from "../shared/kernel/fixtures.js";
 import { cleanEnv, ensureBuilt } from "../helpers/cli.js";
-import { unprivileged, unprivilegedDir } from "../helpers/unprivileged.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(repoRoot, "bin/handoff.cjs");
@@ -145,7 +145,7 @@ describe("handoff render", () => {
     const locked = unprivilegedDir("handoff-render-locked-");
     writeFileSync(join(locked, "secret.json"), "{}");
     chmodSync(join(locked, "secret.json"), 0o000);
-    const result = handoffIn(locked, unprivileged(process.execPath, [bin, "render", "secret.json"]));
+    const result = handoffIn(locked, unprivilegedCli(locked, ["render", "secret.json"]));
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/permission denied/);
   });

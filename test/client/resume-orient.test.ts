@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MISSING_EXPLANATION } from "../../shared/orient/extract.js";
 import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
-import { unprivileged, unprivilegedDir } from "../helpers/unprivileged.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 import { makeRepo } from "./git-repo.js";
 import { type Sandbox, resume, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
@@ -130,7 +130,7 @@ describe("handoff resume SOURCE: unreadable sources exit 3 with a clear message"
   it("a file without read permission (as root too: then the CLI runs as nobody)", async () => {
     const locked = unprivilegedDir("handoff-resume-locked-");
     writeFileSync(join(locked, "secret.md"), "# x\n", { mode: 0o000 });
-    const cli = unprivileged(process.execPath, [join(repoRoot, "bin", "handoff.cjs"), "resume", "secret.md"]);
+    const cli = unprivilegedCli(locked, ["resume", "secret.md"]);
     const run = await runProgram(...cli, { cwd: locked, env: { HOME: locked, HANDOFF_ROOT: join(locked, "store") } });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/cannot read .*secret\.md: permission denied/);

@@ -8,7 +8,7 @@ import { scanText } from "../../shared/redact/index.js";
 import { positiveSamples } from "../fixtures/redact/samples.js";
 import { survivingWindows } from "../shared/redact/consistency.js";
 import { cleanEnv, ensureBuilt } from "../helpers/cli.js";
-import { unprivileged, unprivilegedDir } from "../helpers/unprivileged.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const launcher = join(root, "bin", "handoff.cjs");
@@ -20,9 +20,9 @@ interface Run {
 }
 
 /** Runs the built CLI with `args`, feeding `stdin`; a hang fails the test by its time limit. */
-function handoff(args: string[], options: { cwd: string; stdin?: string | Buffer; as?: typeof unprivileged }): Promise<Run> {
+function handoff(args: string[], options: { cwd: string; stdin?: string | Buffer; unprivileged?: boolean }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const [file, argv] = (options.as ?? ((f: string, a: string[]) => [f, a] as [string, string[]]))(process.execPath, [launcher, ...args]);
+    const [file, argv] = options.unprivileged ? unprivilegedCli(options.cwd, args) : [process.execPath, [launcher, ...args]];
     const child = spawn(file, argv, {
       cwd: options.cwd,
       env: cleanEnv({ HOME: options.cwd }),
@@ -142,7 +142,7 @@ describe("handoff scan", () => {
     const locked = join(folder, "locked.md");
     writeFileSync(locked, "text");
     chmodSync(locked, 0o000);
-    const run = await handoff(["scan", locked], { cwd: folder, as: unprivileged });
+    const run = await handoff(["scan", locked], { cwd: folder, unprivileged: true });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/permission denied/);
   });
