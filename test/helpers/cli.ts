@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, st
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_MARKER } from "./global-setup.js";
-import { validateDocumentText } from "../../shared/validate-document.js";
+import { validateDocumentText } from "../../shared/document/validate-document.js";
 import { REFERENCE_UNAVAILABLE, expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
 import { COMMANDS } from "../../client/cli/registry.js";
