@@ -8,6 +8,7 @@ import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { fitFrontmatter } from "../../shared/ce/fit.js";
 import { serializeCeDocument } from "../../shared/ce/serialize.js";
 import { HandoffError } from "../../shared/errors.js";
+import { assertMayAccess } from "../guard/policy.js";
 import { fenceBlock } from "../../shared/fence.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../shared/namespace.js";
@@ -244,7 +245,10 @@ export const command = implement<typeof createSpec>()({
         hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
       });
     }
-    const body = await readBody(flags["body-file"], io);
+    // A body read from a file to be published is a send: judged as the guard judges it.
+    const bodyFile = flags["body-file"];
+    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(io.cwd, bodyFile), "send", { cwd: io.cwd, home: io.env.HOME });
+    const body = await readBody(bodyFile, io);
     const deps = { now: () => new Date(), captureGit };
     const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"] };
     const created: Created<CreateResult | KernelCreateResult> =

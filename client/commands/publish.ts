@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { implement } from "../command.js";
+import { assertMayAccess } from "../guard/policy.js";
 import { readPublishFlags } from "../publish/flags.js";
 import { type PublishResult, publishFile } from "../publish/publish-file.js";
 import { fenceBlock } from "../../shared/fence.js";
@@ -10,6 +11,8 @@ import type { publishSpec } from "../registry.js";
 export const command = implement<typeof publishSpec>()({
   async run({ flags, positionals, io }): Promise<PublishResult> {
     const options = { path: resolve(io.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
+    // The same decision the guard hook and the MCP tools make: a sealed file is never sent.
+    assertMayAccess(options.path, "send", { cwd: io.cwd, home: io.env.HOME });
     const result = await publishFile(options, { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;

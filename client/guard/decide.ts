@@ -400,7 +400,7 @@ function stripSlash(path: string): string {
 }
 
 /** Like Python's os.path.realpath: resolves the part that exists, keeps the rest as written. */
-function realpathPartial(path: string): string {
+export function realpathPartial(path: string): string {
   const tail: string[] = [];
   for (let current = path; ; current = dirname(current)) {
     try {

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize } from "node:path";
+import { HandoffError } from "../../shared/errors.js";
 import { kernelTimestamp } from "../../shared/timestamps.js";
 import { decide, type GuardDecision, type HookEvent } from "./decide.js";
 import { type ActivePointer, appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "./state.js";
@@ -150,4 +151,16 @@ function existingFolder(path: string): string {
     }
     if (dirname(dir) === dir) return dir;
   }
+}
+
+/** mayAccess for callers that throw: a refusal is a `forbidden` HandoffError naming the manifest. */
+export function assertMayAccess(path: string, access: Access, options: PolicyOptions): void {
+  const outcome = mayAccess(path, access, options);
+  if (outcome.allowed) return;
+  throw new HandoffError("forbidden", outcome.message.split("\n")[0]!, {
+    hint: outcome.manifest
+      ? `the active manifest ${outcome.manifest} forbids it; pick another path, or have the user amend the manifest and re-activate it`
+      : "the guard's state could not be read; have the user fix or remove _meta/.active-manifest.json",
+    details: { path, access, root: outcome.root },
+  });
 }

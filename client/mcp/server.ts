@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody, HandoffError, isHandoffError } from "../../shared/errors.js";
 import type { Io } from "../io.js";
+import { neutraliseWrapperTags } from "./gate.js";
 import { TOOLS, type ToolOutput } from "./tools.js";
 
 /**
@@ -29,7 +30,8 @@ export function toolResult(output: ToolOutput): CallToolResult {
   if (output.untrusted) {
     content.push({
       type: "text",
-      text: `${UNTRUSTED_NOTICE}\n<untrusted-handoff source=${JSON.stringify(output.untrusted.source)}>\n${output.untrusted.text}\n</untrusted-handoff>`,
+      // The body cannot close the wrapper: its own <untrusted-handoff> tags are neutralised.
+      text: `${UNTRUSTED_NOTICE}\n<untrusted-handoff source=${neutraliseWrapperTags(JSON.stringify(output.untrusted.source))}>\n${neutraliseWrapperTags(output.untrusted.text)}\n</untrusted-handoff>`,
       annotations: { audience: ["assistant"], priority: 0.2 },
       _meta: { "handoff/untrusted": true, "handoff/source": output.untrusted.source },
     });

@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import * as z from "zod";
 import { HandoffError } from "../../shared/errors.js";
 import type { Io } from "../io.js";
+import { gatePath, gateSource, refuseReplacingArmedManifest } from "./gate.js";
 
 /**
  * The operations `handoff mcp` serves, each a function from validated arguments to the core's
@@ -71,6 +72,7 @@ export const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
+      if (args.to !== undefined) gatePath(args.to, "write", io, "to");
       const { captureGit } = await import("../git.js");
       const deps = { now: () => new Date(), captureGit };
       if (args.format === "kernel") {
@@ -107,7 +109,7 @@ export const TOOLS = [
     async run(args, io) {
       const { publishFile } = await import("../publish/publish-file.js");
       const flags = await publishFlags(args);
-      const result = await publishFile({ path: resolve(io.cwd, args.path), ...flags, redact: true }, { env: io.env, home: io.env.HOME ?? homedir() });
+      const result = await publishFile({ path: gatePath(args.path, "send", io, "path"), ...flags, redact: true }, { env: io.env, home: io.env.HOME ?? homedir() });
       return { result: asRecord(result) };
     },
   }),
@@ -125,7 +127,7 @@ export const TOOLS = [
     async run(args, io) {
       const { discoverShortlist } = await import("../commands/resume.js");
       const result = await discoverShortlist(
-        { ...(args.folder === undefined ? {} : { boundary: resolve(io.cwd, args.folder) }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
+        { ...(args.folder === undefined ? {} : { boundary: gatePath(args.folder, "read", io, "folder") }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
         io,
       );
       return { result: asRecord(result), derived: true };
@@ -141,7 +143,7 @@ export const TOOLS = [
     async run(args, io) {
       if (args.source === "-") throw new HandoffError("usage", "orient over MCP reads a file or URL, not stdin", { hint: "write the pasted document to a file, or create a handoff from it" });
       const { orientFromSource } = await import("../commands/resume.js");
-      const { body, ...result } = await orientFromSource(args.source, io);
+      const { body, ...result } = await orientFromSource(gateSource(args.source, io), io);
       return { result: { ...result, body: "(returned separately as untrusted content)" }, untrusted: { source: result.source, text: body }, derived: true };
     },
   }),
@@ -158,34 +160,35 @@ export const TOOLS = [
         import("../kernel-paths.js"),
         import("../read-file.js"),
       ]);
-      const text = readTextFile(resolve(io.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
+      const text = readTextFile(gatePath(args.path, "read", io, "path"), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
       return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, io.cwd) })) };
     },
   }),
   tool({
     name: "context",
-    title: "Compile, activate or deactivate a manifest's context",
+    title: "Compile or activate a manifest's context",
     description:
-      "With action 'compile' (default): compile a kernel manifest's context selectors into a bounded bundle and receipt (read-only). 'activate': arm the context guard for this repository (_meta/.active-manifest.json). 'deactivate': merge the bounded-mode ledger into a receipt and disarm.",
+      "With action 'compile' (default): compile a kernel manifest's context selectors into a bounded bundle and receipt (read-only). 'activate': arm the context guard for this repository (_meta/.active-manifest.json); an armed sealed or bounded manifest is never replaced over MCP. Deactivating is the user's: 'handoff context --deactivate'.",
     inputSchema: {
-      action: z.enum(["compile", "activate", "deactivate"]).optional(),
-      manifest: z.string().optional().describe("The kernel manifest (compile, activate)"),
-      receipt: z.string().optional().describe("deactivate: the receipt to merge the ledger into"),
+      action: z.enum(["compile", "activate"]).optional(),
+      manifest: z.string().describe("The kernel manifest"),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
       const action = args.action ?? "compile";
-      if (action === "deactivate") {
-        const { deactivateManifest } = await import("../guard/activation.js");
-        return { result: asRecord(await deactivateManifest({ cwd: io.cwd, env: io.env, ...(args.receipt === undefined ? {} : { receipt: args.receipt }) })) };
-      }
-      if (args.manifest === undefined) throw new HandoffError("usage", `context ${action} needs a manifest`, { hint: "pass manifest: 'path/to/manifest.json'" });
+      gatePath(args.manifest, "read", io, "manifest");
       if (action === "activate") {
+        refuseReplacingArmedManifest(io);
         const { activateManifest } = await import("../guard/activation.js");
         return { result: asRecord(await activateManifest({ manifest: args.manifest, cwd: io.cwd, env: io.env })) };
       }
-      const { compileManifest, unmetRequired } = await import("../commands/context.js");
+      const [{ compileManifest, unmetRequired }, { readManifestFile, validatedManifest }] = await Promise.all([import("../commands/context.js"), import("../manifest-file.js")]);
+      const { context } = validatedManifest(args.manifest, await readManifestFile(args.manifest, { cwd: io.cwd }));
       const { bundle, receipt, root } = await compileManifest(args.manifest, { cwd: io.cwd, env: io.env });
+      // What the manifest selects is judged too: a manifest may name a path another one seals.
+      for (const selector of [...(context.required ?? []), ...(context.optional ?? [])]) {
+        if (typeof selector.path === "string" && selector.path !== "") gatePath(join(root, selector.path), "read", io, "selected file");
+      }
       const { pieces, total_estimated_tokens } = bundle;
       return { result: { manifest: args.manifest, root, bundle: { pieces, total_estimated_tokens }, receipt, unmet_required: unmetRequired(bundle) } };
     },
@@ -208,6 +211,8 @@ export const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
+      if (args.to !== undefined) gatePath(args.to, "write", io, "to");
+      if (args.from !== undefined) gatePath(args.from, "read", io, "from");
       const { writeCheckpoint } = await import("../agent/checkpoint.js");
       const result = await writeCheckpoint({
         ...(args.from === undefined ? {} : { from: args.from }),
