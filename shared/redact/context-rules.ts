@@ -31,6 +31,7 @@ const URL_PASSWORD_RULE: Rule = {
     const { text } = ctx;
     const userinfo = new RegExp(USERINFO.source, USERINFO.flags);
     const wideUserinfo = new RegExp(WIDE_USERINFO.source, WIDE_USERINFO.flags);
+    let nextAt = -1;
     let count = 0;
     for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
@@ -44,6 +45,10 @@ const URL_PASSWORD_RULE: Rule = {
       if (match === null) {
         // A password with an unencoded '/', '#' or '?' (`user:pa/ss#1@host`): taken only when what
         // precedes the first of them is not a port (`host:8080/a@b` is a path, not a password).
+        // Tried only with an '@' near enough: the next one is found once, not once per "://".
+        if (nextAt < at) nextAt = text.indexOf("@", at);
+        if (nextAt < 0) nextAt = text.length;
+        if (nextAt - at > 520) continue;
         wideUserinfo.lastIndex = at + 3;
         match = wideUserinfo.exec(text);
         const secret = match?.groups?.secret ?? "";

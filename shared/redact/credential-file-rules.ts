@@ -25,21 +25,39 @@ const NETRC_RULE = regexRule({
 });
 
 /**
- * `.pgpass`: a line `host:port:database:user:password`. The host has a letter, a dot or is
- * `*`, the port is digits or `*`: times (`10:30:00:...`) and MAC addresses do not fit.
+ * `.pgpass`: a line `host:port:database:user:password` (or one such word in prose). The host has
+ * a letter, a dot or is `*`, the port is digits or `*`: times (`10:30:00:...`) and MAC addresses
+ * do not fit. Found from each `:port:` (a literal the regex engine skips to), then read both ways.
  */
-const PGPASS_RULE = regexRule({
+const PGPASS_PORT = /:(?:\d{1,5}|\*):/g;
+const PGPASS_TAIL = /(?:[^:\s]|\\:){1,63}:(?:[^:\s]|\\:){1,63}:(?<secret>[^\s:"'`]{1,256})(?![^\s"'`])/dy;
+const HOST_CHAR = /[A-Za-z0-9.*_\[\]-]/;
+const PGPASS_RULE: Rule = {
   ids: ["pgpass-password"],
   prefixes: [":"],
-  // Exactly five fields (a line of the file, or one quoted in prose): a sixth colon is some other format.
-  pattern: /(?<![A-Za-z0-9.*_\[\]:\\-])(?<host>[A-Za-z0-9.*_\[\]-]{1,253}):(?:\d{1,5}|\*):(?:[^:\s]|\\:){1,63}:(?:[^:\s]|\\:){1,63}:(?<secret>[^\s:"'`]{1,256})(?![^\s"'`])/dg,
-  classify: (match) => {
-    const host = match.groups?.host ?? "";
-    const secret = match.groups?.secret ?? "";
-    if (!/[A-Za-z.*]/.test(host) || !looksSecret(secret, { password: true })) return undefined;
-    return { ...secretRange(match), rule: "pgpass-password" };
+  find(ctx) {
+    const { text } = ctx;
+    const port = new RegExp(PGPASS_PORT.source, PGPASS_PORT.flags);
+    const tail = new RegExp(PGPASS_TAIL.source, PGPASS_TAIL.flags);
+    let count = 0;
+    for (let match = port.exec(text); match !== null; match = port.exec(text)) {
+      if ((++count & 0x3ff) === 0) ctx.tick();
+      // The port's closing ':' may open the next candidate's port (`a:1:2:...`).
+      port.lastIndex = match.index + 1;
+      let hostStart = match.index;
+      while (hostStart > 0 && match.index - hostStart < 253 && HOST_CHAR.test(text[hostStart - 1]!)) hostStart--;
+      const host = text.slice(hostStart, match.index);
+      if (host === "" || text[hostStart - 1] === ":" || text[hostStart - 1] === "\\" || HOST_CHAR.test(text[hostStart - 1] ?? "") || !/[A-Za-z.*]/.test(host)) continue;
+      tail.lastIndex = match.index + match[0].length;
+      const found = tail.exec(text);
+      const secret = found?.groups?.secret;
+      if (found === null || secret === undefined || !looksSecret(secret, { password: true })) continue;
+      const range = secretRange(found);
+      ctx.emit(range.start, range.end, "pgpass-password");
+      port.lastIndex = range.end;
+    }
   },
-});
+};
 
 /** Cookie names that carry a session or a credential (any random-looking value counts too). */
 const SESSION_COOKIE = /sess|sid$|^sid|auth|token|jwt|csrf|xsrf|remember|login|secret|key/i;
