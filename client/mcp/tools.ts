@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod";
+import { MAX_KEYWORDS } from "../../shared/ce/contract.js";
 import { HandoffError } from "../../shared/errors.js";
 import type { Io } from "../io.js";
 import { gatePath, gateSource, refuseReplacingArmedManifest } from "./gate.js";
@@ -28,6 +29,13 @@ export interface ToolDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
   run(args: z.infer<z.ZodObject<S>>, io: Io): Promise<ToolOutput>;
 }
+
+/**
+ * The most items any other list argument takes: a checkpoint's steps or a manifest's pins are
+ * written by hand, and one call must not tie the server up (create's keywords have their own cap,
+ * MAX_KEYWORDS, checked with a message that says why).
+ */
+const MAX_LIST_ITEMS = 1000;
 
 function tool<S extends z.ZodRawShape>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;
@@ -68,7 +76,7 @@ export const TOOLS = [
       keywords: z.array(z.string()).optional(),
       to: z.string().optional().describe("A file or existing folder to write to instead of the managed store"),
       format: z.enum(["ce", "kernel"]).optional(),
-      pins: z.array(z.string()).optional().describe("With format 'kernel': repository files to pin by sha256"),
+      pins: z.array(z.string()).max(MAX_LIST_ITEMS).optional().describe("With format 'kernel': repository files to pin by sha256"),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
@@ -119,7 +127,7 @@ export const TOOLS = [
     description:
       "Search the managed store (or a folder) for likely handoffs and return a ranked shortlist with match reasons. It never selects one and never reads a body: present the shortlist and ask the user to choose, then call orient with the chosen path.",
     inputSchema: {
-      keywords: z.array(z.string()).optional(),
+      keywords: z.array(z.string()).max(MAX_KEYWORDS).optional(),
       folder: z.string().optional().describe("Search this folder instead of the managed store"),
       limit: z.int().min(1).max(100).optional(),
     },
@@ -203,9 +211,9 @@ export const TOOLS = [
       next: z.string().min(1).describe("The literal first action on resume"),
       from: z.string().optional().describe("The kernel.handoff/v1 being resumed"),
       goal: z.string().optional(),
-      done: z.array(z.object({ step: z.string().min(1), evidence: z.string().min(1) })).optional(),
-      pending: z.array(z.string()).optional(),
-      outputs: z.array(z.string()).optional(),
+      done: z.array(z.object({ step: z.string().min(1), evidence: z.string().min(1) })).max(MAX_LIST_ITEMS).optional(),
+      pending: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
+      outputs: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
       name: z.string().optional(),
       to: z.string().optional(),
     },

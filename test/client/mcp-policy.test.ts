@@ -102,6 +102,22 @@ describe("before a manifest is armed: the controls work", () => {
     capture.requests.length = 0;
   });
 
+  it("200,000 keywords through create get the cap, with why, and nothing is written", async () => {
+    const before = readdirSync(store, { recursive: true }).length;
+    const keywords = Array.from({ length: 200_000 }, (_, i) => `k${i}`);
+    const result = await call("create", { body: BODY, keywords });
+    expect(result.isError).toBe(true);
+    const error = (result.structuredContent as { error: { code: string; message: string; hint: string } }).error;
+    expect(error.code).toBe("too_large");
+    expect(error.message).toBe("200000 keywords given; a handoff takes at most 4096");
+    expect(error.hint).toMatch(/discovery reads only the first 16 KiB of frontmatter/);
+    expect(readdirSync(store, { recursive: true }).length).toBe(before);
+    // At the cap itself the handoff is written, its keywords cut to what discovery can index.
+    const atCap = await call("create", { body: BODY, keywords: keywords.slice(0, 4096), title: "At the cap" });
+    expect(atCap.isError ?? false, JSON.stringify(atCap.content)).toBe(false);
+    expect(JSON.stringify(atCap.structuredContent)).toMatch(/keywords/);
+  }, 60_000);
+
   it("still refuses paths outside the project and the store", async () => {
     refused(await call("orient", { source: "../outside.md" }), /outside the project/);
     refused(await call("orient", { source: "/etc/passwd" }), /outside the project/);
