@@ -71,11 +71,17 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { allowed: true, message: "", root };
-    return block(root, `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${code ?? String(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`);
+    return block(
+      root,
+      `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${code ?? String(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
+    );
   }
   const pointer = parsePointer(text);
   if (typeof pointer === "string") {
-    return block(root, `handoff guard: a manifest is active but its pointer ${pointerPath} is unusable: ${pointer}; blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`);
+    return block(
+      root,
+      `handoff guard: a manifest is active but its pointer ${pointerPath} is unusable: ${pointer}; blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
+    );
   }
   if (pointer.mode === "advisory") return { allowed: true, message: "", root, decision: { action: "allow", mode: "advisory", tool: "", targets: [] } };
   let decision: GuardDecision;
@@ -100,9 +106,15 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
   if (decision.action === "ledger") {
     const ts = kernelTimestamp(options.now?.() ?? new Date());
     try {
-      appendLedger(root, decision.targets.map((path) => ({ path, reason: UNSTATED_REASON, ts })));
+      appendLedger(
+        root,
+        decision.targets.map((path) => ({ path, reason: UNSTATED_REASON, ts })),
+      );
     } catch (cause) {
-      return block(root, `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${(cause as NodeJS.ErrnoException).code ?? String(cause)}); blocking to keep the receipt complete.`);
+      return block(
+        root,
+        `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${(cause as NodeJS.ErrnoException).code ?? String(cause)}); blocking to keep the receipt complete.`,
+      );
     }
   }
   return { allowed: true, message: "", root, decision };
@@ -111,7 +123,10 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
 /** An exception while judging under an active manifest: the guard cannot know, so it blocks. */
 export function failClosed(root: string, pointer: ActivePointer | undefined, cause: unknown): PolicyOutcome {
   const why = cause instanceof Error ? `${(cause as NodeJS.ErrnoException).code ?? cause.name}: ${cause.message}` : String(cause);
-  return block(root, `handoff guard: could not judge the call (${why}); a${pointer ? ` ${pointer.mode}` : ""} manifest is active, so it is blocked. Name the path another way, or run it yourself outside the agent.`);
+  return block(
+    root,
+    `handoff guard: could not judge the call (${why}); a${pointer ? ` ${pointer.mode}` : ""} manifest is active, so it is blocked. Name the path another way, or run it yourself outside the agent.`,
+  );
 }
 
 function block(root: string, message: string): PolicyOutcome {

@@ -23,10 +23,17 @@ export function gatePath(path: string, access: Access, io: Io, what: string): st
   const real = realpathPartial(absolute);
   const allowed = allowedRoots(io);
   if (!allowed.some((root) => inside(real, root))) {
-    throw new HandoffError("forbidden", `${what} ${path} is outside the project (${allowed[0]}) and the managed store: over MCP, ${access === "write" ? "handoffs are written" : "files are read"} only there`, {
-      hint: access === "write" ? "drop 'to' (the managed store), name a path inside the project, or have the user run the CLI with --to" : "copy it into the project, or have the user run the CLI command for it",
-      details: { path, resolved: real },
-    });
+    throw new HandoffError(
+      "forbidden",
+      `${what} ${path} is outside the project (${allowed[0]}) and the managed store: over MCP, ${access === "write" ? "handoffs are written" : "files are read"} only there`,
+      {
+        hint:
+          access === "write"
+            ? "drop 'to' (the managed store), name a path inside the project, or have the user run the CLI with --to"
+            : "copy it into the project, or have the user run the CLI command for it",
+        details: { path, resolved: real },
+      },
+    );
   }
   assertMayAccess(absolute, access, { cwd: io.cwd, home: io.env.HOME });
   return absolute;
@@ -50,7 +57,9 @@ export function refuseReplacingArmedManifest(io: Io): void {
     text = readFileSync(join(root, POINTER_PATH), "utf8");
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw new HandoffError("forbidden", `the guard's pointer ${join(root, POINTER_PATH)} cannot be read; activation over MCP is refused`, { hint: "have the user run 'handoff context --deactivate' or fix the file" });
+    throw new HandoffError("forbidden", `the guard's pointer ${join(root, POINTER_PATH)} cannot be read; activation over MCP is refused`, {
+      hint: "have the user run 'handoff context --deactivate' or fix the file",
+    });
   }
   const pointer = parsePointer(text);
   const mode = typeof pointer === "string" ? "unreadable" : pointer.mode;

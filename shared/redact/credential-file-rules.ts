@@ -14,7 +14,8 @@ const NETRC_RULE = regexRule({
   ids: ["netrc-password"],
   prefixes: ["machine", "default"],
   // Each field is a keyword and one non-blank word, so no two repetitions can take the same text.
-  pattern: /(?<![A-Za-z0-9_-])(?:machine[ \t]{1,8}(?<host>[^\s]{1,253})|default)(?:\s{1,16}(?:login|account|port|protocol)[ \t]{1,8}[^\s]{1,256}){0,4}\s{1,16}password[ \t]{1,8}(?<secret>[^\s]{1,256})/dg,
+  pattern:
+    /(?<![A-Za-z0-9_-])(?:machine[ \t]{1,8}(?<host>[^\s]{1,253})|default)(?:\s{1,16}(?:login|account|port|protocol)[ \t]{1,8}[^\s]{1,256}){0,4}\s{1,16}password[ \t]{1,8}(?<secret>[^\s]{1,256})/dg,
   classify: (match) => {
     const secret = match.groups?.secret ?? "";
     // A netrc host is a host name (`machine learning password policy` is prose).

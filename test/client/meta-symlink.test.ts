@@ -34,7 +34,11 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe("a symlinked _meta/", () => {
   it.each([
-    ["create --format kernel", ["create", "--format", "kernel", "--title", "t"], JSON.stringify({ objective: { goal: "g", success_conditions: ["s"] }, workflow: { phases: [{ name: "run", status: "required" }] }, execution: { entry_phase: "run" }, resume: { prompt: "p" } })],
+    [
+      "create --format kernel",
+      ["create", "--format", "kernel", "--title", "t"],
+      JSON.stringify({ objective: { goal: "g", success_conditions: ["s"] }, workflow: { phases: [{ name: "run", status: "required" }] }, execution: { entry_phase: "run" }, resume: { prompt: "p" } }),
+    ],
     ["checkpoint", ["checkpoint", "--goal", "g", "--position", "p", "--next", "n"], ""],
     ["context --activate", ["context", "m.json", "--activate"], ""],
   ])("%s is refused and writes nothing outside", async (_name, args, input) => {

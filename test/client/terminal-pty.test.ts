@@ -40,7 +40,13 @@ afterAll(() => (process.env.KEEP_PTY ? undefined : rmSync(base, { recursive: tru
 /** Runs the CLI with stdout and stderr on a pty; returns what the terminal received. */
 function onPty(args: string[]): string {
   const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const run = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], { cwd: repo, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" }, encoding: "utf8", input: "", timeout: 60_000 });
+  const run = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" },
+    encoding: "utf8",
+    input: "",
+    timeout: 60_000,
+  });
   expect(run.status, run.stdout + run.stderr).toBe(0);
   return run.stdout;
 }
