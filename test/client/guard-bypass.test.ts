@@ -1,8 +1,8 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
 import { GUARD_CASES, type GuardCase, LONG_NAME } from "./guard-cases.js";
 
 // `handoff guard` (the built hook) on PreToolUse events exactly as Claude Code sends them, under a
@@ -26,19 +26,7 @@ const env: Record<string, string> = { ...GIT_ENV, HOME: join(base, "home"), TMPD
 
 beforeAll(async () => {
   await ensureBuilt();
-  writeFileSync(
-    join(repo, "sealed.json"),
-    JSON.stringify({
-      schema: "kernel.handoff/v1",
-      identity: { name: "guard-bypass", created: "2026-07-10T21:45:00Z" },
-      provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: false },
-      objective: { goal: "Keep the experiment sealed", success_conditions: ["no forbidden reads"] },
-      workflow: { phases: [{ name: "run", status: "required" }] },
-      context: { policy: { mode: "sealed" }, required: [{ path: "src/a.ts", reason: "the code under test" }], forbidden: ["secrets/**"], budget: { target_tokens: 1000, max_tokens: 2000 } },
-      execution: { entry_phase: "run" },
-      resume: { prompt: "resume" },
-    }),
-  );
+  writeSealedManifest(repo, "sealed.json", { required: ["src/a.ts"] });
   const armed = await runCli(["context", "sealed.json", "--activate"], { cwd: repo, env });
   expect(armed.code, armed.stderr).toBe(0);
 }, 120_000);

@@ -5,7 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
-import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
 
 // The real `handoff mcp` process, driven by the official MCP SDK client over stdio, in a
 // repository whose sealed manifest forbids secrets/**: every tool that reads, sends or writes a
@@ -138,20 +138,8 @@ describe("before a manifest is armed: the controls work", () => {
 describe("under a sealed manifest", () => {
   let before: string[];
   beforeAll(async () => {
-    writeFileSync(
-      join(repo, "sealed.json"),
-      JSON.stringify({
-        schema: "kernel.handoff/v1",
-        identity: { name: "mcp-policy", created: "2026-07-10T21:45:00Z" },
-        provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: false },
-        objective: { goal: "Keep it sealed", success_conditions: ["no forbidden reads"] },
-        workflow: { phases: [{ name: "run", status: "required" }] },
-        context: { policy: { mode: "sealed" }, required: [{ path: "docs/notes.md", reason: "notes" }], forbidden: ["secrets/**"], budget: { target_tokens: 1000, max_tokens: 2000 } },
-        execution: { entry_phase: "run" },
-        resume: { prompt: "resume" },
-      }),
-    );
-    writeFileSync(join(repo, "advisory.json"), readFileSync(join(repo, "sealed.json"), "utf8").replace('"sealed"', '"advisory"'));
+    writeSealedManifest(repo, "sealed.json", { required: ["docs/notes.md"] });
+    writeSealedManifest(repo, "advisory.json", { mode: "advisory" });
     const armed = await runCli(["context", "sealed.json", "--activate"], { cwd: repo, env: env() });
     expect(armed.code, armed.stderr).toBe(0);
     before = tree(base);

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
 
 // A `_meta/` that is a symlink out of the repository: kernel writes (create --format kernel,
 // checkpoint) and `context --activate` refuse it and write nothing where it points.
@@ -16,19 +16,7 @@ beforeAll(async () => {
   await ensureBuilt();
   mkdirSync(outside);
   symlinkSync(outside, join(repo, "_meta"));
-  writeFileSync(
-    join(repo, "m.json"),
-    JSON.stringify({
-      schema: "kernel.handoff/v1",
-      identity: { name: "meta", created: "2026-07-10T21:45:00Z" },
-      provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: false },
-      objective: { goal: "g", success_conditions: ["s"] },
-      workflow: { phases: [{ name: "run", status: "required" }] },
-      context: { policy: { mode: "sealed" }, forbidden: ["secrets/**"], budget: { target_tokens: 1000, max_tokens: 2000 } },
-      execution: { entry_phase: "run" },
-      resume: { prompt: "resume" },
-    }),
-  );
+  writeSealedManifest(repo, "m.json");
 }, 120_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
