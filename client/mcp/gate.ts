@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
-import { realpathPartial } from "../guard/decide.js";
-import { type Access, assertMayAccess } from "../guard/policy.js";
-import { findGuardRoot, gitToplevelOf, parsePointer, POINTER_PATH } from "../guard/state.js";
-import type { Io } from "../io.js";
-import { managedRoots } from "../store.js";
+import { findGuardRoot, gitToplevelOf, parsePointer, POINTER_PATH } from "../lib/guard-state.js";
+import { managedRoots } from "../lib/store.js";
+import { realpathPartial } from "../ops/guard/decide.js";
+import { type Access, assertMayAccess } from "../ops/guard/policy.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * The MCP server's trust boundary. An agent (possibly steered by text in a handoff it just read)
@@ -17,8 +17,14 @@ import { managedRoots } from "../store.js";
  * neutralising of the untrusted wrapper's tags inside a handoff's text.
  */
 
+/** What the gate needs of a tool call's context: where it runs and its environment. */
+interface Where {
+  cwd: string;
+  env: Env;
+}
+
 /** Returns the absolute path when `path` may be read, sent or written by this MCP session. */
-export function gatePath(path: string, access: Access, io: Io, what: string): string {
+export function gatePath(path: string, access: Access, io: Where, what: string): string {
   const absolute = resolve(io.cwd, path);
   const real = realpathPartial(absolute);
   const allowed = allowedRoots(io);
@@ -40,7 +46,7 @@ export function gatePath(path: string, access: Access, io: Io, what: string): st
 }
 
 /** orient's source: a URL as given (the user passes share links), else a file gated for reading. */
-export function gateSource(source: string, io: Io): string {
+export function gateSource(source: string, io: Where): string {
   if (/^https?:\/\//i.test(source)) return source;
   gatePath(source, "read", io, "source");
   return source;
@@ -50,7 +56,7 @@ export function gateSource(source: string, io: Io): string {
  * Activation over MCP may arm the guard, never loosen it: while a sealed or bounded manifest is
  * active, only the user replaces it (with the CLI), as only the user deactivates it.
  */
-export function refuseReplacingArmedManifest(io: Io): void {
+export function refuseReplacingArmedManifest(io: Where): void {
   const root = findGuardRoot(io.cwd);
   let text: string;
   try {
@@ -77,7 +83,7 @@ export function neutraliseWrapperTags(text: string): string {
   return text.replace(WRAPPER_TAG, "&lt;$1");
 }
 
-function allowedRoots(io: Io): string[] {
+function allowedRoots(io: Where): string[] {
   const cwd = realpathPartial(io.cwd);
   const project = gitToplevelOf(cwd) ?? cwd;
   return [project, ...managedRoots(io.env).map(realpathPartial)];
