@@ -48,10 +48,14 @@ describe("plugin manifests", () => {
     expect(existsSync(join(repoRoot, marketplace.plugins[0]!.source, ".claude-plugin", "plugin.json"))).toBe(true);
   });
 
-  it("hooks run 'handoff guard' before Read, Grep, Glob and Bash", () => {
+  it("hooks run 'handoff guard' before Read, Grep, Glob, Bash and Handoff's own MCP tools", () => {
     const hooks = json("hooks/hooks.json") as { hooks: Record<string, { matcher: string; hooks: { type: string; command: string }[] }[]> };
     const entries = hooks.hooks.PreToolUse!;
-    expect(entries.map((e) => e.matcher).sort()).toEqual(["Bash", "Read|Grep|Glob"]);
+    expect(entries.map((e) => e.matcher).sort()).toEqual(["Bash", "Read|Grep|Glob", "mcp__handoff__.*|mcp__plugin_handoff_handoff__.*"]);
+    // Claude Code matchers are regular expressions: the MCP one takes every Handoff tool, and only those.
+    const mcp = new RegExp(`^(?:${entries.find((e) => e.matcher.startsWith("mcp"))!.matcher})$`);
+    expect(["mcp__handoff__orient", "mcp__handoff__publish", "mcp__plugin_handoff_handoff__create"].every((name) => mcp.test(name))).toBe(true);
+    expect(["mcp__other__orient", "Read"].some((name) => mcp.test(name))).toBe(false);
     for (const entry of entries) expect(entry.hooks).toEqual([{ type: "command", command: "handoff guard" }]);
     expect(Object.keys(hooks.hooks)).toEqual(["PreToolUse"]);
   });
