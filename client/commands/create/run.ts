@@ -11,6 +11,7 @@ import type { PublishResult } from "../../ops/publish/publish-file.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { implement } from "../command.js";
+import { assertMayAccess } from "../../ops/guard/policy.js";
 import { formatCreateReport, formatKernelReport } from "../create-report.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { formatPublishReport } from "../publish-report.js";
@@ -41,12 +42,15 @@ export const command = implement<typeof createSpec>()({
         hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
       });
     }
+    // A body read from a file to be published is a send: judged as the guard judges it.
+    const bodyFile = flags["body-file"];
+    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
     // --from-transcript with --body-file or --format kernel is refused by the spec's conflicts.
     const transcript = flags["from-transcript"];
     // Git is read once: the draft needs the repository's top level to write paths relative to it.
     const git = captureGit(ctx.cwd, ctx.env);
     git.catch(() => undefined);
-    const body = transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await git) : await readBody(flags["body-file"], io, ctx);
+    const body = transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await git) : await readBody(bodyFile, io, ctx);
     const deps = { now: ctx.now, captureGit: () => git };
     const common = { to: flags.to, cwd: ctx.cwd, env: ctx.env, redact: !flags["no-redact"], allowInsufficient: flags["allow-insufficient"] === true };
     const created: Created<CreateResult | KernelCreateResult> =
