@@ -1,47 +1,85 @@
-// Bundles the CLI (client/ + shared/) into dist/ with esbuild. Code splitting keeps the entry
-// small: commands and heavy dependencies load only when a command needs them.
+// Bundles the CLI (client/ + shared/) into dist/ with esbuild, one self-contained CommonJS file
+// per command path (dist/commands/<name>.cjs): bin/handoff.cjs loads exactly the file of the
+// command it runs, so a command pays for its own code only, and never for the ES module loader.
+// Measured against the code-split ES module build this replaced (CPU time, Node 20, this
+// machine, docs in the issue 26 closing note): list 2.29x -> 1.49x node -e 0, create 4.96x ->
+// 3.74x, validate 4.89x -> 3.71x before any change to the code itself.
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const CLI_ENTRY = "client/cli.ts";
+const REGISTRY = "client/registry.ts";
+
+/**
+ * Each command's name and the module its declaration's `load` imports, read from the registry
+ * in declaration order (`name: "x"`, then that command's `import("...")`).
+ */
+export function commandModules(registrySource) {
+  const modules = new Map();
+  const pattern = /\bname: "([a-z][a-z-]*)"|\bimport\("([^"]+)"\)/g;
+  let name;
+  for (const [, declared, path] of registrySource.matchAll(pattern)) {
+    if (declared) name = declared;
+    else if (name !== undefined && !modules.has(name)) modules.set(name, path);
+  }
+  return modules;
+}
+
+/**
+ * Inside the bundle of `name`, the registry's loaders of every other command resolve to a module
+ * that fails loudly: the launcher never runs another command with this file, and leaving their
+ * code out is what keeps each bundle to its own path.
+ */
+function onlyCommand(name, modules) {
+  const others = new Set([...modules].filter(([other]) => other !== name).map(([, path]) => path));
+  const registry = `${root}${REGISTRY}`;
+  return {
+    name: "only-command",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) =>
+        args.importer === registry && args.kind === "dynamic-import" && others.has(args.path) ? { path: args.path, namespace: "other-command" } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "other-command" }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`dist/commands/${name}.cjs runs 'handoff ${name}', not the module ${args.path}: rebuild with npm run build`)});`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+const COMMON = {
+  absWorkingDir: root,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+};
 
 export async function buildCli() {
   const { build } = await import("esbuild");
   const { rmSync } = await import("node:fs");
-  // Chunk names carry content hashes: clear old ones so dist/ holds exactly one build.
-  rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
-  // Before the launcher became CommonJS these two were ES modules: a stale copy must not linger.
-  for (const old of ["help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { force: true });
-  await build({
-    absWorkingDir: root,
-    entryPoints: { cli: "client/cli.ts" },
-    outdir: "dist",
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    sourcemap: "linked",
-    logLevel: "warning",
-    chunkNames: "chunks/[name]-[hash]",
-    // CommonJS dependencies bundled into ESM need a require for node built-ins.
-    banner: { js: "import { createRequire as __handoffRequire } from 'node:module'; const require = __handoffRequire(import.meta.url);" },
-  });
-  // The launcher's two fast paths, each one self-contained CommonJS file (bin/handoff.cjs
-  // requires them; a CommonJS load skips the ES module loader's start-up), no chunks, no zod:
-  // help and --version from the declarations, and the guard hook, which runs on every tool call.
-  await build({
-    absWorkingDir: root,
-    entryPoints: { help: "client/help-main.ts", guard: "client/guard/main.ts" },
-    outdir: "dist",
-    bundle: true,
-    // The declarations' lazy loaders are never called on the help path: leave the commands out.
-    external: ["./commands/*"],
-    format: "cjs",
-    outExtension: { ".js": ".cjs" },
-    platform: "node",
-    target: "node20",
-    logLevel: "warning",
-  });
+  // What earlier builds wrote (the code-split ES module CLI, the ES module fast paths) must not linger.
+  for (const old of ["chunks", "commands", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
+  const modules = commandModules(readFileSync(`${root}${REGISTRY}`, "utf8"));
+  await Promise.all([
+    ...[...modules.keys()].map((name) =>
+      build({
+        ...COMMON,
+        entryPoints: [CLI_ENTRY],
+        outfile: `dist/commands/${name}.cjs`,
+        plugins: [onlyCommand(name, modules)],
+        // The one ES module idiom in the client (install-skill finds the shipped skill from its own path).
+        define: { "import.meta.url": "__handoffModuleUrl" },
+        banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+      }),
+    ),
+    // The launcher's two fast paths, each one small file: help and --version from the
+    // declarations, and the guard hook, which runs on every tool call. The declarations' lazy
+    // loaders are never called on the help path: leave the commands out.
+    build({ ...COMMON, entryPoints: { help: "client/help-main.ts", guard: "client/guard/main.ts" }, outdir: "dist", external: ["./commands/*"], outExtension: { ".js": ".cjs" } }),
+  ]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
