@@ -35,7 +35,7 @@ function compileCache() {
   const { enableCompileCache } = require("node:module");
   if (typeof enableCompileCache !== "function") return;
   const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && xdg.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
+  const base = xdg?.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
   if (base === undefined) return;
   const dir = `${base}/handoff/compile-cache`;
   try {
