@@ -4,7 +4,7 @@
 // Measured against the code-split ES module build this replaced (CPU time, Node 20, this
 // machine, docs in the issue 26 closing note): list 2.29x -> 1.49x node -e 0, create 4.96x ->
 // 3.74x, validate 4.89x -> 3.71x before any change to the code itself.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -48,6 +48,65 @@ function onlyCommand(name, modules) {
   };
 }
 
+/**
+ * Libraries that only some paths of a command use, each built once into dist/vendor/<name>.cjs
+ * and required by the bundles only where a module that imports it is first evaluated: a
+ * command that never validates with zod or parses YAML does not even parse them. Each holds the
+ * library's exports that client/ and shared/ import, nothing more (a namespace import counts the
+ * members it reads), so it is no larger than the bundled copy it replaces.
+ */
+const VENDOR = { zod: ["zod", "zod/mini"], yaml: ["yaml"] };
+const SPECIFIERS = Object.values(VENDOR).flat();
+/** The property of its vendor file's exports that holds one specifier's exports. */
+const slot = (specifier) => specifier.replace(/\W/g, "_");
+const vendorFileOf = (specifier) => Object.keys(VENDOR).find((file) => VENDOR[file].includes(specifier));
+
+/**
+ * The runtime exports of `lib` that the client's sources use: `import { a } from`, or `ns.a`
+ * after `import * as ns from`. Read from each file with its types stripped (a name used only
+ * as a type, like `z.core.$ZodRawIssue`, must not pull a namespace in).
+ */
+async function usedExports(lib, transform) {
+  const runtime = await import(lib);
+  const used = new Set();
+  const imports = new RegExp(`import\\s*(?:\\*\\s*as\\s+(\\w+)|\\{([^}]*)\\})\\s*from\\s*"${lib}"`, "g");
+  for (const dir of ["client", "shared"]) {
+    for (const file of readdirSync(`${root}${dir}`, { recursive: true })) {
+      if (!String(file).endsWith(".ts")) continue;
+      const source = readFileSync(`${root}${dir}/${file}`, "utf8");
+      if (!source.includes(`"${lib}"`)) continue;
+      const { code } = await transform(source, { loader: "ts" });
+      for (const [, namespace, names] of code.matchAll(imports)) {
+        if (names) for (const name of names.split(",")) used.add(name.trim().split(/\s+as\s+/)[0]);
+        if (namespace) for (const [, member] of code.matchAll(new RegExp(`\\b${namespace}\\.(\\w+)`, "g"))) used.add(member);
+      }
+    }
+  }
+  return [...used].filter((name) => name !== "" && name in runtime).sort();
+}
+
+/** Bundles import each vendored library from its own file, one copy per process. */
+const vendored = {
+  name: "vendored",
+  setup(build) {
+    const exact = new RegExp(`^(${SPECIFIERS.map((s) => s.replace("/", "\\/")).join("|")})$`);
+    build.onResolve({ filter: exact }, (args) => ({ path: args.path, namespace: "vendored" }));
+    build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: "vendored" }, (args) => ({ contents: `module.exports = require("../vendor/${vendorFileOf(args.path)}.cjs").${slot(args.path)};`, loader: "js" }));
+  },
+};
+
+/** The entry of one vendor file: for each specifier, an object of the exports the client uses. */
+async function vendorEntry(file, transform) {
+  const lines = [];
+  for (const specifier of VENDOR[file]) {
+    const names = await usedExports(specifier, transform);
+    lines.push(`import { ${names.map((name, i) => `${name} as ${slot(specifier)}_${i}`).join(", ")} } from "${specifier}";`);
+    lines.push(`export const ${slot(specifier)} = { ${names.map((name, i) => `${name}: ${slot(specifier)}_${i}`).join(", ")} };`);
+  }
+  return lines.join("\n");
+}
+
 const COMMON = {
   absWorkingDir: root,
   bundle: true,
@@ -58,18 +117,20 @@ const COMMON = {
 };
 
 export async function buildCli() {
-  const { build } = await import("esbuild");
+  const { build, transform } = await import("esbuild");
   const { rmSync } = await import("node:fs");
   // What earlier builds wrote (the code-split ES module CLI, the ES module fast paths) must not linger.
-  for (const old of ["chunks", "commands", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
+  for (const old of ["chunks", "commands", "vendor", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
   const modules = commandModules(readFileSync(`${root}${REGISTRY}`, "utf8"));
+  const entries = await Promise.all(Object.keys(VENDOR).map((file) => vendorEntry(file, transform)));
   await Promise.all([
+    ...Object.keys(VENDOR).map((file, i) => build({ ...COMMON, stdin: { contents: entries[i], resolveDir: root }, outfile: `dist/vendor/${file}.cjs` })),
     ...[...modules.keys()].map((name) =>
       build({
         ...COMMON,
         entryPoints: [CLI_ENTRY],
         outfile: `dist/commands/${name}.cjs`,
-        plugins: [onlyCommand(name, modules)],
+        plugins: [onlyCommand(name, modules), vendored],
         // The one ES module idiom in the client (install-skill finds the shipped skill from its own path).
         define: { "import.meta.url": "__handoffModuleUrl" },
         banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },

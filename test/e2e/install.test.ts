@@ -69,13 +69,14 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, one bundle per command, the help module, the skill, no dependencies", () => {
+  it("holds only what the CLI runs: the launcher, one bundle per command, the vendored libraries, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs"]);
+    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "vendor"]);
+    expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
     const bundles = readdirSync(join(installedRoot, "dist", "commands")).sort();
     expect(bundles).toEqual(readdirSync(join(repoRoot, "dist", "commands")).sort());
     expect(bundles).toContain("create.cjs");
