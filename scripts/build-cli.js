@@ -85,22 +85,32 @@ async function usedExports(lib, transform) {
   return [...used].filter((name) => name !== "" && name in runtime).sort();
 }
 
-/** Bundles import each vendored library from its own file, one copy per process. */
-const vendored = {
-  name: "vendored",
-  setup(build) {
-    const exact = new RegExp(`^(${SPECIFIERS.map((s) => s.replace("/", "\\/")).join("|")})$`);
-    build.onResolve({ filter: exact }, (args) => ({ path: args.path, namespace: "vendored" }));
-    build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: "vendored" }, (args) => ({ contents: `module.exports = require("../vendor/${vendorFileOf(args.path)}.cjs").${slot(args.path)};`, loader: "js" }));
-  },
-};
+/**
+ * Bundles import each vendored library from its own file, one copy per process, and only when
+ * one of its exports is first read: an import is an object of getters, so a module that imports
+ * zod and builds its schemas on first use (shared/ does) costs nothing until it validates.
+ */
+function vendored(exportsOf) {
+  return {
+    name: "vendored",
+    setup(build) {
+      const exact = new RegExp(`^(${SPECIFIERS.map((s) => s.replace("/", "\\/")).join("|")})$`);
+      build.onResolve({ filter: exact }, (args) => ({ path: args.path, namespace: "vendored" }));
+      build.onLoad({ filter: /.*/, namespace: "vendored" }, (args) => {
+        const file = `../vendor/${vendorFileOf(args.path)}.cjs`;
+        const getters = exportsOf.get(args.path).map((name) => `get ${name}() { return load().${name}; }`);
+        return { contents: `let lib;\nconst load = () => (lib ??= require(${JSON.stringify(file)}).${slot(args.path)});\nmodule.exports = { ${getters.join(", ")} };`, loader: "js" };
+      });
+      build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
 
 /** The entry of one vendor file: for each specifier, an object of the exports the client uses. */
-async function vendorEntry(file, transform) {
+function vendorEntry(file, exportsOf) {
   const lines = [];
   for (const specifier of VENDOR[file]) {
-    const names = await usedExports(specifier, transform);
+    const names = exportsOf.get(specifier);
     lines.push(`import { ${names.map((name, i) => `${name} as ${slot(specifier)}_${i}`).join(", ")} } from "${specifier}";`);
     lines.push(`export const ${slot(specifier)} = { ${names.map((name, i) => `${name}: ${slot(specifier)}_${i}`).join(", ")} };`);
   }
@@ -122,7 +132,8 @@ export async function buildCli() {
   // What earlier builds wrote (the code-split ES module CLI, the ES module fast paths) must not linger.
   for (const old of ["chunks", "commands", "vendor", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
   const modules = commandModules(readFileSync(`${root}${REGISTRY}`, "utf8"));
-  const entries = await Promise.all(Object.keys(VENDOR).map((file) => vendorEntry(file, transform)));
+  const exportsOf = new Map(await Promise.all(SPECIFIERS.map(async (specifier) => [specifier, await usedExports(specifier, transform)])));
+  const entries = Object.keys(VENDOR).map((file) => vendorEntry(file, exportsOf));
   await Promise.all([
     ...Object.keys(VENDOR).map((file, i) => build({ ...COMMON, stdin: { contents: entries[i], resolveDir: root }, outfile: `dist/vendor/${file}.cjs` })),
     ...[...modules.keys()].map((name) =>
@@ -130,7 +141,7 @@ export async function buildCli() {
         ...COMMON,
         entryPoints: [CLI_ENTRY],
         outfile: `dist/commands/${name}.cjs`,
-        plugins: [onlyCommand(name, modules), vendored],
+        plugins: [onlyCommand(name, modules), vendored(exportsOf)],
         // The one ES module idiom in the client (install-skill finds the shipped skill from its own path).
         define: { "import.meta.url": "__handoffModuleUrl" },
         banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
