@@ -12,16 +12,29 @@ const CLI_ENTRY = "client/cli.ts";
 const REGISTRY = "client/registry.ts";
 
 /**
- * Each command's name and the module its declaration's `load` imports, read from the registry
- * in declaration order (`name: "x"`, then that command's `import("...")`).
+ * Each command's name and the module its lazy loader imports, asked of the registry itself: it is
+ * bundled alone with every loader's import replaced by a module that throws its own path, then
+ * each command in COMMANDS is loaded once (whatever shape the registry gives its loaders).
  */
-export function commandModules(registrySource) {
+async function commandModules(build) {
+  const probe = {
+    name: "probe-loaders",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace: "loader-probe" } : undefined));
+      b.onLoad({ filter: /.*/, namespace: "loader-probe" }, (args) => ({ contents: `throw new Error(${JSON.stringify(`loader-probe:${args.path}`)});`, loader: "js" }));
+    },
+  };
+  const { outputFiles } = await build({ ...COMMON, format: "esm", entryPoints: [REGISTRY], write: false, outdir: "dist", plugins: [probe] });
+  const { COMMANDS } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
   const modules = new Map();
-  const pattern = /\bname: "([a-z][a-z-]*)"|\bimport\("([^"]+)"\)/g;
-  let name;
-  for (const [, declared, path] of registrySource.matchAll(pattern)) {
-    if (declared) name = declared;
-    else if (name !== undefined && !modules.has(name)) modules.set(name, path);
+  for (const command of COMMANDS) {
+    const name = command.spec?.name ?? command.name;
+    const loaded = await command.load().then(
+      () => undefined,
+      (error) => /^loader-probe:(.*)$/.exec(error.message)?.[1],
+    );
+    if (loaded === undefined) throw new Error(`the registry's loader of '${name}' imports no module of its own: build-cli cannot give it a bundle`);
+    modules.set(name, loaded);
   }
   return modules;
 }
@@ -143,7 +156,7 @@ export async function buildCli() {
   const { rmSync } = await import("node:fs");
   // What earlier builds wrote (the code-split ES module CLI, the ES module fast paths) must not linger.
   for (const old of ["chunks", "commands", "vendor", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
-  const modules = commandModules(readFileSync(`${root}${REGISTRY}`, "utf8"));
+  const modules = await commandModules(build);
   const exportsOf = new Map(await Promise.all(SPECIFIERS.map(async (specifier) => [specifier, await usedExports(specifier, transform)])));
   const entries = Object.keys(VENDOR).map((file) => vendorEntry(file, exportsOf));
   await Promise.all([
