@@ -1,0 +1,73 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../client/registry.js";
+import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
+
+// What scripts/build-cli.js promises the launcher (issue 26): one bundle per command, each
+// carrying its own command only, and the vendored libraries loaded only by a path that uses them.
+// A command's modules are seen from inside the process: a preloaded script lists, at exit, every
+// file Node loaded.
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "handoff-build-cli-")));
+const preload = join(base, "loaded.cjs");
+const repo = join(base, "repo");
+const store = join(base, "store");
+
+beforeAll(async () => {
+  await ensureBuilt();
+  writeFileSync(preload, 'process.on("exit", () => process.stderr.write(`\\nLOADED ${JSON.stringify(Object.keys(require.cache))}\\n`));\n');
+  mkdirSync(repo);
+  mkdirSync(store, { mode: 0o700 });
+  execFileSync("git", ["init", "-q", repo]);
+  writeFileSync(join(base, "body.md"), "# Retry path\n\nDecided to keep the retry path. Next: wire the backoff.\n");
+}, 600_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const commandNames = COMMANDS.map((command) => ("spec" in command ? (command.spec as { name: string }).name : command.name));
+
+/** The dist/ files one run of `handoff ...args` loaded, as paths under dist/. */
+async function loadedFiles(args: string[]): Promise<string[]> {
+  const run = await runProgram(process.execPath, ["-r", preload, join(repoRoot, "bin", "handoff.cjs"), ...args], { cwd: repo, env: { HOME: base, HANDOFF_ROOT: store } });
+  // 1: nothing found (resume), 2: usage (the typo); an operational failure (3) is a broken run.
+  expect(run.code, run.stderr).toBeLessThanOrEqual(2);
+  const listed = /LOADED (\[.*\])/.exec(run.stderr)?.[1];
+  expect(listed, run.stderr).toBeDefined();
+  const dist = join(repoRoot, "dist");
+  return (JSON.parse(listed!) as string[]).filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length + 1));
+}
+
+describe("the CLI's bundles", () => {
+  it("are one per command the registry declares, and the vendored libraries", () => {
+    expect(readdirSync(join(repoRoot, "dist", "commands")).sort()).toEqual(commandNames.map((name) => `${name}.cjs`).sort());
+    expect(readdirSync(join(repoRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
+  });
+
+  it("carry their own command's code and not another's", () => {
+    const list = readFileSync(join(repoRoot, "dist", "commands", "list.cjs"), "utf8");
+    const create = readFileSync(join(repoRoot, "dist", "commands", "create.cjs"), "utf8");
+    expect(create).toContain("function createHandoff(");
+    expect(list).not.toContain("function createHandoff(");
+    expect(list).toContain("dist/commands/list.cjs runs 'handoff list'");
+  });
+
+  it.each([
+    ["list --json", ["list", "--json"], ["commands/list.cjs"]],
+    ["resume over an empty store", ["resume", "--json"], ["commands/resume.cjs"]],
+    ["scan", ["scan", "../body.md"], ["commands/scan.cjs"]],
+    // ce Markdown: no zod (orient's kernel schemas are built on first use), no yaml.
+    ["create", ["create", "--body-file", "../body.md", "--title", "Retry path"], ["commands/create.cjs"]],
+    // A typo runs create's bundle, whose CLI entry says it is not a command.
+    ["an unknown command", ["lsit"], ["commands/create.cjs"]],
+  ])("%s loads its bundle and no vendored library", async (_name, args, expected) => {
+    expect(await loadedFiles(args)).toEqual(expected);
+  });
+
+  it("validate of a kernel manifest loads zod, and not yaml", async () => {
+    const manifest = join(base, "manifest.json");
+    writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
+    expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod.cjs"]);
+  });
+});
