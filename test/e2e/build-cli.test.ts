@@ -18,7 +18,7 @@ const store = join(base, "store");
 
 beforeAll(async () => {
   await ensureBuilt();
-  writeFileSync(preload, 'process.on("exit", () => process.stderr.write(`\\nLOADED ${JSON.stringify(Object.keys(require.cache))}\\n`));\n');
+  writeFileSync(preload, 'process.on("exit", () => process.stderr.write("\\nLOADED " + JSON.stringify(Object.keys(require.cache)) + "\\n"));\n');
   mkdirSync(repo);
   mkdirSync(store, { mode: 0o700 });
   execFileSync("git", ["init", "-q", repo]);
