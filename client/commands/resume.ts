@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { namedLikeHandoffFile } from "../../shared/sniff.js";
@@ -8,7 +8,7 @@ import { intFlag } from "../args.js";
 import { type HumanOutput, implement } from "../command.js";
 import type { resumeSpec } from "../registry.js";
 import { type DiscoveryResult, discoverHandoffs } from "../discover/discover.js";
-import { captureGitIdentity } from "../git.js";
+import { gitIdentityOnDemand } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
 import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
@@ -92,23 +92,39 @@ export const command = implement<typeof resumeSpec>()({
  * roots). It never selects one (`selected: null`). Shared by the command and the MCP server.
  */
 export async function discoverShortlist(options: { boundary?: string | undefined; keywords: string[]; limit: number; maxCandidates: number }, io: Io): Promise<DiscoveryResult> {
-  // Started first: the git processes run while this process enumerates the store.
-  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
-    cwd: io.cwd,
-    ...(git?.repository ? { repository: git.repository } : {}),
-    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-    ...(git?.branch ? { branch: git.branch } : {}),
-  }));
+  const boundaries = options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true }));
+  const git = gitIdentityOnDemand(io.cwd, io.env);
+  // A store with something in it will be ranked: git starts now and runs while this process
+  // enumerates it. An empty one asks git only for the toplevel (kernel folders), if even that.
+  if (boundaries.some(({ path }) => hasEntries(path))) git.start();
+  const full = async () => {
+    const identity = await git.identity();
+    return {
+      cwd: io.cwd,
+      ...(identity?.repository ? { repository: identity.repository } : {}),
+      ...(identity?.repo_root_sha ? { repo_root_sha: identity.repo_root_sha } : {}),
+      ...(identity?.worktree_path ? { worktree_path: identity.worktree_path } : {}),
+      ...(identity?.toplevel ? { toplevel: identity.toplevel } : {}),
+      ...(identity?.branch ? { branch: identity.branch } : {}),
+    };
+  };
   return discoverHandoffs({
-    boundaries: options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
+    boundaries,
     keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),
     maxCandidates: options.maxCandidates,
     limit: options.limit,
-    current,
+    current: { toplevel: () => git.toplevel(), full },
     now: Date.now(),
   });
+}
+
+/** Whether a folder lists anything (a missing or unreadable one does not). */
+function hasEntries(dir: string): boolean {
+  try {
+    return readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
