@@ -1,6 +1,6 @@
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
-import { isatty } from "node:tty";
 import { colorEnabled, withProgress, write } from "./platform/terminal.js";
 
 /**
@@ -24,7 +24,7 @@ export interface Io {
 
 /**
  * The process's own Io. Text goes straight to descriptors 1 and 2 and the terminal checks are
- * `isatty`: setting up process.stdout, stderr or stdin as streams loads Node's stream, socket
+ * `isTerminal`: setting up process.stdout, stderr or stdin as streams loads Node's stream, socket
  * and TTY modules, about 10 ms of CPU a command (more than some commands' own work). stdin
  * becomes a stream only when a command reads it.
  */
@@ -35,15 +35,33 @@ export function processIo(): Io {
   return {
     out: (text) => out(text.endsWith("\n") ? text : `${text}\n`),
     err: (text) => err(text.endsWith("\n") ? text : `${text}\n`),
-    progress: (message, work) => (isatty(2) ? withProgress(process.stderr, message, work) : work),
+    progress: (message, work) => (isTerminal(2) ? withProgress(process.stderr, message, work) : work),
     get stdin() {
       return process.stdin;
     },
-    stdinIsTTY: isatty(0),
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
     env,
     cwd: process.cwd(),
-    color: colorEnabled({ isTTY: isatty(1) }, env),
+    color: colorEnabled({ isTTY: isTerminal(1) }, env),
   };
+}
+
+const lazyRequire = createRequire(import.meta.url);
+
+/**
+ * `isatty(fd)`, asking the tty module (whose loading costs about 5 ms of CPU: it brings Node's
+ * socket and stream modules) only for a character device. A pipe or a file, what an agent gives
+ * a command, is not a terminal, and one fstat says so.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (lazyRequire("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
 /**
