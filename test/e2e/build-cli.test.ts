@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,5 +69,29 @@ describe("the CLI's bundles", () => {
     const manifest = join(base, "manifest.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
     expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod.cjs"]);
+  });
+});
+
+// Node 22 from the `node` package in the cache folder bench/lib/node-versions.js fills (`--install`).
+const node22 = join(repoRoot, "node_modules", ".cache", "handoff-node", "n22", "node_modules", "node", "bin", "node");
+
+describe("the compile cache", () => {
+  it.skipIf(process.versions.node.split(".")[0] !== "20")("is not made under Node 20, which has none", async () => {
+    const home = join(base, "home-20");
+    mkdirSync(home);
+    const run = await runProgram(process.execPath, [join(repoRoot, "bin", "handoff.cjs"), "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(home, ".cache"))).toBe(false);
+  });
+
+  it.skipIf(!existsSync(node22))("is a private folder in the user's cache folder under Node 22, with compiled code in it", async () => {
+    const home = join(base, "home-22");
+    mkdirSync(home);
+    const run = await runProgram(node22, [join(repoRoot, "bin", "handoff.cjs"), "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store } });
+    expect(run.code, run.stderr).toBe(0);
+    const cache = join(home, ".cache", "handoff", "compile-cache");
+    expect(statSync(join(home, ".cache", "handoff")).mode & 0o777).toBe(0o700);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    expect(readdirSync(cache).length).toBeGreaterThan(0);
   });
 });
