@@ -7,7 +7,7 @@ import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { intFlag } from "../args.js";
 import { type HumanOutput, implement } from "../command.js";
 import type { resumeSpec } from "../registry.js";
-import { type DiscoveryResult, discoverHandoffs } from "../discover/discover.js";
+import { type DiscoveryResult, discoverHandoffs, kernelFoldersMayExist } from "../discover/discover.js";
 import { gitIdentityOnDemand } from "../git.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
@@ -95,7 +95,7 @@ export async function discoverShortlist(options: { boundary?: string | undefined
   const boundaries = options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true }));
   const git = gitIdentityOnDemand(io.cwd, io.env);
   // A store with something in it will be ranked: git starts now and runs while this process
-  // enumerates it. An empty one asks git only for the toplevel (kernel folders), if even that.
+  // enumerates it. An empty one asks git only for the toplevel, and only when kernel folders may exist.
   if (boundaries.some(({ path }) => hasEntries(path))) git.start();
   const full = async () => {
     const identity = await git.identity();
@@ -113,7 +113,8 @@ export async function discoverShortlist(options: { boundary?: string | undefined
     keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),
     maxCandidates: options.maxCandidates,
     limit: options.limit,
-    current: { toplevel: () => git.toplevel(), full },
+    // The toplevel only tells where kernel folders are; without any above cwd, git is not asked.
+    current: { toplevel: async () => (kernelFoldersMayExist(io.cwd, io.env) ? git.toplevel() : undefined), full },
     now: Date.now(),
   });
 }

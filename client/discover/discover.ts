@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { locateFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { indexFlatFrontmatter, indexWrittenShape } from "../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../shared/discover/kernel-index.js";
@@ -214,6 +214,20 @@ function mtimeOf(meta: CandidateMeta): number {
 
 /** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */
 export const KERNEL_DIRS = ["_meta/checkpoints", "_meta/handoffs"] as const;
+/**
+ * Whether a repository at `cwd` could have kernel folders: one of `cwd` and its ancestors holds
+ * `_meta/checkpoints` or `_meta/handoffs` (the toplevel of a checkout `cwd` is in is one of them).
+ * When none does, discovery of an empty store needs no git at all. GIT_DIR or GIT_WORK_TREE can
+ * put the toplevel elsewhere: then only git can say.
+ */
+export function kernelFoldersMayExist(cwd: string, env: NodeJS.ProcessEnv): boolean {
+  if (env.GIT_DIR !== undefined || env.GIT_WORK_TREE !== undefined) return true;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (KERNEL_DIRS.some((rel) => lstatSync(join(dir, rel), { throwIfNoEntry: false })?.isDirectory())) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 /** A manifest is small; a larger .json there is not one. */
 const KERNEL_FILE_LIMIT = 1024 * 1024;
 

@@ -28,12 +28,25 @@ function countingGit(box: Sandbox): { env: Record<string, string>; calls: () => 
 }
 
 describe("resume without a source, as many git processes as it needs", () => {
-  it("an empty store in a repository: one (where the kernel folders are)", async () => {
+  it("an empty store in a repository without kernel folders: none", async () => {
     const box = sandbox();
     const repo = makeRepo(join(box.base, "app"));
     const git = countingGit(box);
     box.env = { ...box.env, ...git.env };
     const { code, result } = await resumeJson(box, [], repo);
+    expect(code).toBe(1);
+    expect(result.candidates).toEqual([]);
+    expect(git.calls()).toEqual([]);
+  });
+
+  it("an empty store, run from a subfolder of a repository with an empty _meta/handoffs: one (where the toplevel is)", async () => {
+    const box = sandbox();
+    const repo = makeRepo(join(box.base, "app"));
+    mkdirSync(join(repo, "_meta", "handoffs"), { recursive: true });
+    mkdirSync(join(repo, "src", "deep"), { recursive: true });
+    const git = countingGit(box);
+    box.env = { ...box.env, ...git.env };
+    const { code, result } = await resumeJson(box, [], join(repo, "src", "deep"));
     expect(code).toBe(1);
     expect(result.candidates).toEqual([]);
     expect(git.calls()).toHaveLength(1);
@@ -47,7 +60,8 @@ describe("resume without a source, as many git processes as it needs", () => {
     writeFileSync(join(repo, "_meta", "handoffs", "m.json"), JSON.stringify(fullManifest(), null, 2));
     const git = countingGit(box);
     box.env = { ...box.env, ...git.env };
-    const { code, result } = await resumeJson(box, [], repo);
+    mkdirSync(join(repo, "src"));
+    const { code, result } = await resumeJson(box, [], join(repo, "src"));
     expect(code).toBe(0);
     expect((result.candidates as { path: string }[]).map((c) => c.path)).toEqual([join(repo, "_meta", "handoffs", "m.json")]);
     expect(git.calls()).toHaveLength(4);
