@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const CLI_ENTRY = "client/cli.ts";
-const REGISTRY = "client/registry.ts";
+const CLI_ENTRY = "client/cli/main.ts";
+const REGISTRY = "client/cli/registry.ts";
 
 /**
  * Each command's name and the module its lazy loader imports, asked of the registry itself: it is
@@ -175,7 +175,13 @@ export async function buildCli() {
     // The launcher's two fast paths, each one small file: help and --version from the
     // declarations, and the guard hook, which runs on every tool call. The declarations' lazy
     // loaders are never called on the help path: leave the commands out.
-    build({ ...COMMON, entryPoints: { help: "client/help-main.ts", guard: "client/guard/main.ts" }, outdir: "dist", external: ["./commands/*"], outExtension: { ".js": ".cjs" } }),
+    build({
+      ...COMMON,
+      entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
+      outdir: "dist",
+      external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
+      outExtension: { ".js": ".cjs" },
+    }),
   ]);
 }
 

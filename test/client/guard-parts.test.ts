@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../../client/cli.js";
-import { commandSegments, pathWords } from "../../client/guard/bash-words.js";
-import { fnmatchcase } from "../../client/guard/fnmatch.js";
-import type { Io } from "../../client/io.js";
+import { main } from "../../client/cli/main.js";
+import { commandSegments, pathWords } from "../../client/ops/guard/bash-words.js";
+import { fnmatchcase } from "../../client/ops/guard/fnmatch.js";
+import type { Io } from "../../client/platform/io.js";
 
 // The guard's parts: fnmatchcase against Python's own (the reference guard's matcher), the
 // shell-word splitter on table cases, and the registry path through main().

@@ -147,7 +147,7 @@ describe("handoff render", () => {
   it.each([
     [[], /which manifest\?/],
     [["a.json", "b.json"], /takes one FILE\.json/],
-    [[EXAMPLE_FILE, "--force"], /--force only applies with --out/],
+    [[EXAMPLE_FILE, "--force"], /--force goes with --out/],
     [[EXAMPLE_FILE, "--outt", "x"], /Unknown option '--outt'/],
   ])("is a usage error for %j", (args, message) => {
     const result = handoff("render", ...args);

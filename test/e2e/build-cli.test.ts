@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../client/registry.js";
+import { COMMANDS } from "../../client/cli/registry.js";
 import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
 
 // What scripts/build-cli.js promises the launcher (issue 26): one bundle per command, each
@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const commandNames = COMMANDS.map((command) => ("spec" in command ? (command.spec as { name: string }).name : command.name));
+const commandNames = COMMANDS.map((command) => command.spec.name);
 
 /** The dist/ files one run of `handoff ...args` loaded, as paths under dist/. */
 async function loadedFiles(args: string[]): Promise<string[]> {

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { RUN_MARKER } from "./global-setup.js";
 import { expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
+import { COMMANDS } from "../../client/cli/registry.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.cjs`) the way a user does, for golden tests: a clean
@@ -44,7 +45,24 @@ export function runMarker(): Record<string, string> {
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   const run = await runProgram(process.execPath, [bin, ...args], options);
   if (run.code === 0) checkHandoffsWritten(args, options.cwd, run.stdout);
+  checkExitDeclared(args, run.code);
   return run;
+}
+
+/**
+ * Every exit a CLI run in the suite gives must be one its command declares in its spec.ts (the
+ * exit lines `--help` prints); exit 2, a usage error the parser raises, any command can give.
+ */
+function checkExitDeclared(args: string[], code: number | null): void {
+  if (code === null || code === 2) return;
+  const [first] = args;
+  if (args.some((arg) => ["--help", "-h", "--version", "-v"].includes(arg)) || first === "help") return;
+  const name = first === undefined || first.startsWith("-") ? "create" : first;
+  const spec = COMMANDS.find((c) => c.spec.name === name)?.spec;
+  if (spec === undefined) return;
+  if (!(code in spec.exits)) {
+    throw new Error(`handoff ${args.join(" ")} exited ${code}, which client/commands/${name}/spec.ts does not declare (exits: ${Object.keys(spec.exits).join(", ")})`);
+  }
 }
 
 /** Runs any program (an installed `handoff`, npm) with runCli's clean environment and no kill timer. */

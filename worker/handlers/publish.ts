@@ -1,7 +1,7 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
 import { READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
-import { newHandoffId, newToken, sha256Base64Url } from "../../shared/tokens.js";
+import { newHandoffId, newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";

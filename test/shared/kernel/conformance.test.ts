@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildKernelManifest } from "../../../shared/kernel/build.js";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { validateKernelText } from "../../../shared/kernel/validate.js";
-import { validateDocumentText, validateExitCode } from "../../../shared/validate-document.js";
+import { validateDocumentText, validateExitCode } from "../../../shared/document/validate-document.js";
 import { ensureBuilt, runCli } from "../../helpers/cli.js";
 import { type CorpusCase, type Exception, INVALID_UTF8, buildCorpus, fullManifest } from "../../helpers/kernel-corpus.js";
 import { referenceValidate } from "../../helpers/kernel-reference.js";
