@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
+import { HandoffError } from "../../shared/errors.js";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
 import type { Env } from "../platform/env.js";
@@ -30,7 +31,7 @@ function repositoryRoot(cwd: string, env: Env): string {
 }
 
 /** realpath of the longest existing prefix, with the rest appended (like Python's realpath). */
-function resolveExisting(path: string): string {
+export function resolveExisting(path: string): string {
   let head = path;
   const tail: string[] = [];
   for (;;) {
@@ -43,4 +44,19 @@ function resolveExisting(path: string): string {
       head = parent;
     }
   }
+}
+
+/**
+ * Refuses a state or kernel folder (`_meta/`, `_meta/handoffs/`) that leads outside the repository
+ * through a symlink, before anything is created in it: a symlinked `_meta/` would put the write
+ * (or the guard's pointer) wherever it points. Selectors and pins refuse such symlinks already.
+ */
+export function assertInsideRepository(dir: string, toplevel: string): void {
+  const root = resolveExisting(toplevel);
+  const real = resolveExisting(dir);
+  const rel = relative(root, real);
+  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return;
+  throw new HandoffError("unsafe_store", `${dir} resolves to ${real}, outside the repository ${root} (a symlink); nothing was written`, {
+    hint: "replace the symlink with a real folder, or pass --to to write elsewhere on purpose",
+  });
 }
