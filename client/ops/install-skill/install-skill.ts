@@ -47,8 +47,8 @@ export function defaultSkillsDir(agent: AgentName, env: Env, home: string): stri
 
 /**
  * The shipped skill folder: the first `plugin/skills/handoff/SKILL.md` walking up from this module
- * (the bundle sits in dist/ or dist/chunks/, the source in client/agent/). The skill lives in the
- * plugin's folder, which a plugin install copies alone; the npm package ships that folder too.
+ * (the bundle sits in dist/commands/, the source in client/ops/install-skill/). The skill lives in
+ * the plugin's folder, which a plugin install copies alone; the npm package ships that folder too.
  */
 export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): string {
   let dir = dirname(from);
