@@ -1,5 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, } from "node:path";
 import type { SelectorResolver } from "../../shared/context/compile.js";
 import { type ContextSelector, estimateTokens, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
@@ -7,6 +7,7 @@ import { safeGitArgs } from "./git.js";
 import { readRegularFile } from "../platform/read-file.js";
 import { runGit as runGitCommand } from "../platform/git.js";
 import type { Env } from "../platform/env.js";
+import { repoRelative } from "../platform/paths.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.
@@ -78,10 +79,7 @@ function invalidPiece(selector: ContextSelector, note: string): Piece {
   return { selector: selectorSummary(selector), reason: selector.reason ?? "", text: "", estimated_tokens: 0, outcome: "invalid", note };
 }
 
-function within(root: string, path: string): string | undefined {
-  const rel = relative(root, path);
-  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel.split(sep).join("/");
-}
+const within = repoRelative;
 
 async function readSelectedFile(path: string, options: ReaderOptions): Promise<SelectorSource | { invalid: string }> {
   const lexical = join(options.root, path);

@@ -1,9 +1,10 @@
 import { realpathSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
 import type { Env } from "../platform/env.js";
 import { runGitSync } from "../platform/git.js";
+import { partialRealpath, repoRelative } from "../platform/paths.js";
 
 /**
  * The one part of kernel's contract that needs the disk: a manifest path must not lead outside
@@ -17,9 +18,7 @@ export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: s
   const root = repositoryRoot(cwd, env);
   const issues: { path: string; message: string }[] = [];
   for (const field of fields) {
-    const resolved = resolveExisting(join(root, field.path));
-    const rel = relative(root, resolved);
-    if (rel.startsWith("..") || isAbsolute(rel)) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });
+    if (repoRelative(root, partialRealpath(join(root, field.path))) === undefined) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });
   }
   return issues;
 }
@@ -27,20 +26,4 @@ export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: s
 function repositoryRoot(cwd: string, env: Env): string {
   const run = runGitSync(["rev-parse", "--show-toplevel"], { cwd, env });
   return realpathSync(run.code === 0 ? run.stdout.trim() : cwd);
-}
-
-/** realpath of the longest existing prefix, with the rest appended (like Python's realpath). */
-function resolveExisting(path: string): string {
-  let head = path;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(head), ...tail.reverse());
-    } catch {
-      const parent = join(head, "..");
-      if (parent === head) return path;
-      tail.push(relative(parent, head));
-      head = parent;
-    }
-  }
 }
