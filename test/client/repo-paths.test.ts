@@ -28,10 +28,10 @@ async function validate(path: string): Promise<{ valid: boolean; issues: { path:
   manifest.context.required[0]!.path = path;
   const file = join(base, `m-${Buffer.from(path).toString("hex")}.json`);
   writeFileSync(file, JSON.stringify(manifest, null, 2));
-  let out = "";
-  const io: Io = { out: (t) => void (out += t), err: () => undefined, progress: (_m, w) => w, stdin: Readable.from([]), stdinIsTTY: false, env: { PATH: process.env.PATH }, cwd: repo, color: false };
+  const out: string[] = [];
+  const io: Io = { out: (t) => void out.push(t), err: () => undefined, progress: (_m, w) => w, stdin: Readable.from([]), stdinIsTTY: false, env: { PATH: process.env.PATH }, cwd: repo, color: false };
   await main(["validate", file, "--json"], io);
-  return JSON.parse(out);
+  return JSON.parse(out.join(""));
 }
 
 const CASES: [string, boolean][] = [
