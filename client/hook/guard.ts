@@ -1,5 +1,5 @@
 import { readFileSync, writeSync } from "node:fs";
-import { runGuard } from "../ops/guard/run-guard.js";
+import { type GuardOutcome, guardException, runGuard } from "../ops/guard/run-guard.js";
 
 /**
  * The guard's own entry (dist/guard.cjs): bin/handoff.cjs runs it for `handoff guard` before the
@@ -9,8 +9,18 @@ import { runGuard } from "../ops/guard/run-guard.js";
  * synchronous calls (setting up process.stdin/stderr streams costs more than the decision).
  */
 export function runGuardProcess(): void {
-  const outcome = runGuard(readStdinSync(), { cwd: process.cwd(), env: process.env });
-  if (outcome.message) writeSync(2, `${outcome.message}\n`);
+  let outcome: GuardOutcome;
+  try {
+    outcome = runGuard(readStdinSync(), { cwd: process.cwd(), env: process.env });
+  } catch (cause) {
+    // Claude Code runs the tool call on any exit but 2: no exception may end in exit 1.
+    outcome = guardException(process.cwd(), cause);
+  }
+  try {
+    if (outcome.message) writeSync(2, `${outcome.message}\n`);
+  } catch {
+    // stderr closed: the exit code still says it.
+  }
   process.exitCode = outcome.exitCode;
 }
 

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { HandoffError } from "../../shared/errors.js";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
 import type { Env } from "../platform/env.js";
@@ -26,4 +27,18 @@ export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: s
 function repositoryRoot(cwd: string, env: Env): string {
   const run = runGitSync(["rev-parse", "--show-toplevel"], { cwd, env });
   return realpathSync(run.code === 0 ? run.stdout.trim() : cwd);
+}
+
+/**
+ * Refuses a state or kernel folder (`_meta/`, `_meta/handoffs/`) that leads outside the repository
+ * through a symlink, before anything is created in it: a symlinked `_meta/` would put the write
+ * (or the guard's pointer) wherever it points. Selectors and pins refuse such symlinks already.
+ */
+export function assertInsideRepository(dir: string, toplevel: string): void {
+  const root = partialRealpath(toplevel);
+  const real = partialRealpath(dir);
+  if (repoRelative(root, real) !== undefined) return;
+  throw new HandoffError("unsafe_store", `${dir} resolves to ${real}, outside the repository ${root} (a symlink); nothing was written`, {
+    hint: "replace the symlink with a real folder, or pass --to to write elsewhere on purpose",
+  });
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { kernelManifestFileName } from "../../shared/kernel/build.js";
+import { assertInsideRepository } from "./kernel-paths.js";
 import { chosenDestination } from "./store.js";
 
 /**
@@ -16,7 +17,8 @@ export function kernelTarget(options: { to?: string | undefined; cwd: string }, 
   return chosenDestination(options.cwd, options.to, basename(fileName, ext), ext, ".json");
 }
 
-export function makeKernelDir(dir: string): void {
+export function makeKernelDir(dir: string, toplevel: string): void {
+  assertInsideRepository(dir, toplevel);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (cause) {

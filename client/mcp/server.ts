@@ -5,6 +5,7 @@ import { errorBody, HandoffError, isHandoffError } from "../../shared/errors.js"
 import { createRunContext, type RunContext } from "../lib/run-context.js";
 import type { Io } from "../platform/io.js";
 import { oneLine } from "../platform/terminal.js";
+import { neutraliseWrapperTags } from "./gate.js";
 import { TOOLS, type ToolOutput } from "./tools.js";
 
 /**
@@ -31,7 +32,8 @@ export function toolResult(output: ToolOutput): CallToolResult {
   if (output.untrusted) {
     content.push({
       type: "text",
-      text: `${UNTRUSTED_NOTICE}\n<untrusted-handoff source=${JSON.stringify(output.untrusted.source)}>\n${output.untrusted.text}\n</untrusted-handoff>`,
+      // The body cannot close the wrapper: its own <untrusted-handoff> tags are neutralised.
+      text: `${UNTRUSTED_NOTICE}\n<untrusted-handoff source=${neutraliseWrapperTags(JSON.stringify(output.untrusted.source))}>\n${neutraliseWrapperTags(output.untrusted.text)}\n</untrusted-handoff>`,
       annotations: { audience: ["assistant"], priority: 0.2 },
       _meta: { "handoff/untrusted": true, "handoff/source": output.untrusted.source },
     });

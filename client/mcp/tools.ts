@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { join } from "node:path";
 import * as z from "zod";
+import { MAX_KEYWORDS } from "../../shared/ce/contract.js";
 import { HandoffError } from "../../shared/errors.js";
 import type { RunContext } from "../lib/run-context.js";
+import { gatePath, gateSource, refuseReplacingArmedManifest } from "./gate.js";
 
 /**
  * The operations `handoff mcp` serves, each a function from validated arguments to the core's
@@ -26,6 +28,13 @@ export interface ToolDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
   run(args: z.infer<z.ZodObject<S>>, ctx: RunContext): Promise<ToolOutput>;
 }
+
+/**
+ * The most items any other list argument takes: a checkpoint's steps or a manifest's pins are
+ * written by hand, and one call must not tie the server up (create's keywords have their own cap,
+ * MAX_KEYWORDS, checked with a message that says why).
+ */
+const MAX_LIST_ITEMS = 1000;
 
 function tool<S extends z.ZodRawShape>(definition: ToolDefinition<S>): ToolDefinition<S> {
   return definition;
@@ -66,10 +75,11 @@ export const TOOLS = [
       keywords: z.array(z.string()).optional(),
       to: z.string().optional().describe("A file or existing folder to write to instead of the managed store"),
       format: z.enum(["ce", "kernel"]).optional(),
-      pins: z.array(z.string()).optional().describe("With format 'kernel': repository files to pin by sha256"),
+      pins: z.array(z.string()).max(MAX_LIST_ITEMS).optional().describe("With format 'kernel': repository files to pin by sha256"),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
+      if (args.to !== undefined) gatePath(args.to, "write", ctx, "to");
       const { captureGit } = await import("../lib/git.js");
       const deps = { now: ctx.now, captureGit };
       if (args.format === "kernel") {
@@ -106,7 +116,7 @@ export const TOOLS = [
     async run(args, ctx) {
       const { publishFile } = await import("../ops/publish/publish-file.js");
       const flags = await publishFlags(args);
-      const result = await publishFile({ path: resolve(ctx.cwd, args.path), ...flags, redact: true }, { env: ctx.env, home: ctx.home });
+      const result = await publishFile({ path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true }, { env: ctx.env, home: ctx.home });
       return { result: asRecord(result) };
     },
   }),
@@ -116,7 +126,7 @@ export const TOOLS = [
     description:
       "Search the managed store (or a folder) for likely handoffs and return a ranked shortlist with match reasons. It never selects one and never reads a body: present the shortlist and ask the user to choose, then call orient with the chosen path.",
     inputSchema: {
-      keywords: z.array(z.string()).optional(),
+      keywords: z.array(z.string()).max(MAX_KEYWORDS).optional(),
       folder: z.string().optional().describe("Search this folder instead of the managed store"),
       limit: z.int().min(1).max(100).optional(),
     },
@@ -124,7 +134,7 @@ export const TOOLS = [
     async run(args, ctx) {
       const { discoverShortlist } = await import("../ops/discover/shortlist.js");
       const result = await discoverShortlist(
-        { ...(args.folder === undefined ? {} : { boundary: resolve(ctx.cwd, args.folder) }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
+        { ...(args.folder === undefined ? {} : { boundary: gatePath(args.folder, "read", ctx, "folder") }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },
         ctx,
       );
       return { result: asRecord(result), derived: true };
@@ -140,7 +150,7 @@ export const TOOLS = [
     async run(args, ctx) {
       if (args.source === "-") throw new HandoffError("usage", "orient over MCP reads a file or URL, not stdin", { hint: "write the pasted document to a file, or create a handoff from it" });
       const { orientFromSource } = await import("../ops/orient/source.js");
-      const { body, ...result } = await orientFromSource(args.source, ctx);
+      const { body, ...result } = await orientFromSource(gateSource(args.source, ctx), ctx);
       return { result: { ...result, body: "(returned separately as untrusted content)" }, untrusted: { source: result.source, text: body }, derived: true };
     },
   }),
@@ -157,34 +167,36 @@ export const TOOLS = [
         import("../lib/kernel-paths.js"),
         import("../platform/read-file.js"),
       ]);
-      const text = readTextFile(resolve(ctx.cwd, args.path), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
+      const text = readTextFile(gatePath(args.path, "read", ctx, "path"), VALIDATE_LIMIT, { what: "the handoff", label: args.path, notUtf8Reason: "unreadable", keepBom: true });
       return { result: asRecord(validateDocumentText(args.path, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd, ctx.env) })) };
     },
   }),
   tool({
     name: "context",
-    title: "Compile, activate or deactivate a manifest's context",
+    title: "Compile or activate a manifest's context",
     description:
-      "With action 'compile' (default): compile a kernel manifest's context selectors into a bounded bundle and receipt (read-only). 'activate': arm the context guard for this repository (_meta/.active-manifest.json). 'deactivate': merge the bounded-mode ledger into a receipt and disarm.",
+      "With action 'compile' (default): compile a kernel manifest's context selectors into a bounded bundle and receipt (read-only). 'activate': arm the context guard for this repository (_meta/.active-manifest.json); an armed sealed or bounded manifest is never replaced over MCP. Deactivating is the user's: 'handoff context --deactivate'.",
     inputSchema: {
-      action: z.enum(["compile", "activate", "deactivate"]).optional(),
-      manifest: z.string().optional().describe("The kernel manifest (compile, activate)"),
-      receipt: z.string().optional().describe("deactivate: the receipt to merge the ledger into"),
+      action: z.enum(["compile", "activate"]).optional(),
+      manifest: z.string().describe("The kernel manifest"),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
       const action = args.action ?? "compile";
-      if (action === "deactivate") {
-        const { deactivateManifest } = await import("../ops/activate/activation.js");
-        return { result: asRecord(await deactivateManifest({ cwd: ctx.cwd, env: ctx.env, ...(args.receipt === undefined ? {} : { receipt: args.receipt }) })) };
-      }
-      if (args.manifest === undefined) throw new HandoffError("usage", `context ${action} needs a manifest`, { hint: "pass manifest: 'path/to/manifest.json'" });
+      gatePath(args.manifest, "read", ctx, "manifest");
       if (action === "activate") {
+        refuseReplacingArmedManifest(ctx);
         const { activateManifest } = await import("../ops/activate/activation.js");
         return { result: asRecord(await activateManifest({ manifest: args.manifest, cwd: ctx.cwd, env: ctx.env })) };
       }
       const { compileManifest, unmetRequired } = await import("../ops/context/compile.js");
+      const { readManifestFile, validatedManifest } = await import("../lib/manifest-file.js");
+      const { context } = validatedManifest(args.manifest, await readManifestFile(args.manifest, { cwd: ctx.cwd }));
       const { bundle, receipt, root } = await compileManifest(args.manifest, ctx);
+      // What the manifest selects is judged too: a manifest may name a path another one seals.
+      for (const selector of [...(context.required ?? []), ...(context.optional ?? [])]) {
+        if (typeof selector.path === "string" && selector.path !== "") gatePath(join(root, selector.path), "read", ctx, "selected file");
+      }
       const { pieces, total_estimated_tokens } = bundle;
       return { result: { manifest: args.manifest, root, bundle: { pieces, total_estimated_tokens }, receipt, unmet_required: unmetRequired(bundle) } };
     },
@@ -199,14 +211,16 @@ export const TOOLS = [
       next: z.string().min(1).describe("The literal first action on resume"),
       from: z.string().optional().describe("The kernel.handoff/v1 being resumed"),
       goal: z.string().optional(),
-      done: z.array(z.object({ step: z.string().min(1), evidence: z.string().min(1) })).optional(),
-      pending: z.array(z.string()).optional(),
-      outputs: z.array(z.string()).optional(),
+      done: z.array(z.object({ step: z.string().min(1), evidence: z.string().min(1) })).max(MAX_LIST_ITEMS).optional(),
+      pending: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
+      outputs: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
       name: z.string().optional(),
       to: z.string().optional(),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
+      if (args.to !== undefined) gatePath(args.to, "write", ctx, "to");
+      if (args.from !== undefined) gatePath(args.from, "read", ctx, "from");
       const { writeCheckpoint } = await import("../ops/checkpoint/checkpoint.js");
       const result = await writeCheckpoint({
         ...(args.from === undefined ? {} : { from: args.from }),

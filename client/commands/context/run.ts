@@ -71,7 +71,8 @@ export const command = implement<typeof contextSpec>()({
       lines.push("handoff: maximum_exceeded: the context is over budget.max_tokens; narrow the selectors or raise the maximum");
     }
     const tokens = { manifest_tokens: result.receipt.manifest_tokens, project_instructions_tokens: result.receipt.project_instructions_tokens };
-    return { err: lines.join("\n"), ...(result.out === null ? { out: renderBundle(result.bundle, tokens) } : {}) };
+    // The bundle quotes the manifest and the selected files: escaped on stdout, exact in --out F.
+    return { err: lines.join("\n"), ...(result.out === null ? { out: terminalSafe(renderBundle(result.bundle, tokens)) } : {}) };
   },
   // Kernel's reference order: an unresolved required selector first (1), then maximum_exceeded (3:
   // the bundle and receipt are still written, as the reference does).

@@ -11,6 +11,7 @@ import type { PublishResult } from "../../ops/publish/publish-file.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { implement } from "../command.js";
+import { assertMayAccess } from "../../ops/guard/policy.js";
 import { formatCreateReport, formatKernelReport } from "../create-report.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { formatPublishReport } from "../publish-report.js";
@@ -41,7 +42,10 @@ export const command = implement<typeof createSpec>()({
         hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
       });
     }
-    const body = await readBody(flags["body-file"], io, ctx);
+    // A body read from a file to be published is a send: judged as the guard judges it.
+    const bodyFile = flags["body-file"];
+    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    const body = await readBody(bodyFile, io, ctx);
     const deps = { now: ctx.now, captureGit };
     const common = { to: flags.to, cwd: ctx.cwd, env: ctx.env, redact: !flags["no-redact"] };
     const created: Created<CreateResult | KernelCreateResult> =

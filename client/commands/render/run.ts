@@ -7,6 +7,7 @@ import type { renderSpec } from "./spec.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { writeNewPrivateFile, writePrivateFile } from "../../platform/private-file.js";
 import { describeFsError } from "../../platform/read-file.js";
+import { oneLine, terminalSafe } from "../../platform/terminal.js";
 
 /** Writes `content` to `path`: exclusively, or with `force` by an atomic rename over it. */
 async function writeOutput(path: string, content: string, force: boolean): Promise<void> {
@@ -47,7 +48,11 @@ export const command = implement<typeof renderSpec>()({
     await writeOutput(out, markdown, flags.force === true);
     return { source, out, bytes: Buffer.byteLength(markdown) };
   },
+  // The manifest's strings are someone else's text: on stdout they cannot drive the terminal
+  // (as show does); --out writes the exact Markdown and --json carries the exact strings.
   human: (result) =>
-    "markdown" in result ? { out: result.markdown } : { out: result.out, err: `rendered ${result.source} to ${result.out} (not authoritative: the JSON stays the source of truth)` },
+    "markdown" in result
+      ? { out: terminalSafe(result.markdown) }
+      : { out: oneLine(result.out), err: oneLine(`rendered ${result.source} to ${result.out} (not authoritative: the JSON stays the source of truth)`) },
   outcome: () => "ok",
 });

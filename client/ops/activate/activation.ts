@@ -6,6 +6,7 @@ import { KERNEL_CHECKPOINT_SCHEMA_ID } from "../../../shared/kernel/sections.js"
 import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
 import { gitToplevel } from "../../lib/context-io.js";
+import { assertInsideRepository } from "../../lib/kernel-paths.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { type ActivePointer, LEDGER_PATH, type LedgerEntry, POINTER_PATH, parsePointer } from "../../lib/guard-state.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
@@ -52,6 +53,7 @@ export async function activateManifest(options: { manifest: string; cwd: string;
   };
   const pointerPath = join(root, POINTER_PATH);
   const before = readPointerIfAny(pointerPath);
+  assertInsideRepository(join(root, "_meta"), root);
   try {
     mkdirSync(join(root, "_meta"), { recursive: true });
     // Written whole and renamed into place: a guard never reads half a pointer.

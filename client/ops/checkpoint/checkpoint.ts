@@ -82,7 +82,7 @@ export async function writeCheckpoint(options: CheckpointOptions): Promise<Check
     ...(parent ? { parent } : {}),
   });
   const target = kernelTarget(options, git.toplevel, CHECKPOINT_DIR, name, now);
-  if (options.to === undefined) makeKernelDir(target.dir);
+  if (options.to === undefined) makeKernelDir(target.dir, git.toplevel);
   const written = writeExclusive(target.dir, target.stem, target.ext, new TextEncoder().encode(`${JSON.stringify(checkpoint, null, 2)}\n`));
   const warnings: string[] = [];
   if (written.takenName) warnings.push(`${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)`);

@@ -1,7 +1,7 @@
 
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../../shared/document/sniff.js";
-import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
+import { CE_CONTRACT, type CeFields, FRONTMATTER_MAX_BYTES, MAX_KEYWORDS } from "../../../shared/ce/contract.js";
 import { deriveSummary, deriveTitle, splitLeadingFrontmatter } from "../../../shared/ce/derive.js";
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import { fitFrontmatter } from "../../../shared/ce/fit.js";
@@ -90,6 +90,12 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   if (options.body.trim() === "") {
     throw new HandoffError("empty_input", "the handoff body is empty", {
       hint: "write the session's context (objective, state, next steps) to a file and pass --body-file F, or pipe it on stdin",
+    });
+  }
+  if (options.keywords.length > MAX_KEYWORDS) {
+    throw new HandoffError("too_large", `${options.keywords.length} keywords given; a handoff takes at most ${MAX_KEYWORDS}`, {
+      hint: `discovery reads only the first ${FRONTMATTER_MAX_BYTES / 1024} KiB of frontmatter, so more keywords could never be found: pass the few words someone would search for`,
+      details: { keywords: options.keywords.length, max: MAX_KEYWORDS },
     });
   }
   const git = await deps.captureGit(options.cwd, options.env);

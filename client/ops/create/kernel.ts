@@ -97,7 +97,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   // Validate before creating any folder or reserving any name, so an invalid manifest leaves
   // nothing behind; the callback rebuilds it for the name actually won (only the prompt differs).
   let manifest = build(`${target.dir}${sep}${target.stem}${target.ext}`);
-  if (options.to === undefined) makeKernelDir(target.dir);
+  if (options.to === undefined) makeKernelDir(target.dir, git.toplevel);
   const written = writeExclusive(target.dir, target.stem, target.ext, (path) => {
     manifest = build(path);
     return new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,15 +1,17 @@
-import { readFileSync } from "node:fs";
+import type { GuardDecision, HookEvent } from "./decide.js";
+import { failClosed, judgeEvent } from "./policy.js";
+import { findGuardRoot, POINTER_PATH } from "../../lib/guard-state.js";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { decide, type GuardDecision, type HookEvent } from "./decide.js";
-import { appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
-import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 
 /**
  * One `handoff guard` run: a Claude Code PreToolUse event in, an exit code and a message out.
- * Exit 0 allows the tool call; exit 2 blocks it and Claude Code shows stderr to the agent.
- * Fails closed: once a pointer exists, anything that stops the guard from knowing the policy
- * (an unreadable pointer, an unparseable event, a failed ledger write) blocks.
+ * Exit 0 allows the tool call; exit 2 blocks it and Claude Code shows stderr to the agent (any
+ * other exit lets the call run, so nothing here may end in one). The decision is policy.ts's,
+ * the same one the MCP tools and `publish` ask. Fails closed: once a pointer exists, anything
+ * that stops the guard from knowing the policy (an unreadable pointer, an unparseable event, an
+ * exception while judging, a failed ledger write) blocks.
  */
 
 export interface GuardOutcome {
@@ -31,47 +33,29 @@ export function runGuard(input: string, options: { cwd: string; env: Env; now?: 
     eventProblem = "the hook event on stdin is not JSON";
   }
   const cwd = typeof event?.cwd === "string" && isAbsolute(event.cwd) ? event.cwd : options.cwd;
-  const root = findGuardRoot(cwd);
-  const pointerPath = join(root, POINTER_PATH);
-  let text: string;
   try {
-    text = readFileSync(pointerPath, "utf8");
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { exitCode: 0, message: "", root };
-    return block(root, `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${code ?? String(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`);
-  }
-  const pointer = parsePointer(text);
-  if (typeof pointer === "string") {
-    return block(root, `handoff guard: a manifest is active but its pointer ${pointerPath} is unusable: ${pointer}; blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`);
-  }
-  if (pointer.mode === "advisory") return { exitCode: 0, message: "", root, decision: { action: "allow", mode: "advisory", tool: "", targets: [] } };
-  if (event === undefined) return block(root, `handoff guard: ${eventProblem}; a ${pointer.mode} manifest is active, so the call is blocked`);
-
-  const decision = decide(pointer, event, { root, cwd, home: options.env.HOME });
-  if (decision.action === "block") {
-    return {
-      exitCode: 2,
-      root,
-      decision,
-      message: [
-        `BLOCKED by sealed manifest: ${decision.reason}`,
-        `  Manifest: ${pointer.manifest}`,
-        "  Sealed runs prohibit contaminating context. Provide a narrower safe path/glob, or amend the manifest and re-activate.",
-      ].join("\n"),
-    };
-  }
-  if (decision.action === "ledger") {
-    const ts = kernelTimestamp(options.now?.() ?? new Date());
-    try {
-      appendLedger(root, decision.targets.map((path) => ({ path, reason: UNSTATED_REASON, ts })));
-    } catch (cause) {
-      return block(root, `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${(cause as NodeJS.ErrnoException).code ?? String(cause)}); blocking to keep the receipt complete.`);
+    if (event === undefined) {
+      const root = findGuardRoot(cwd);
+      const outcome = judgeEvent({}, { cwd, home: options.env.HOME, ...(options.now ? { now: options.now } : {}) });
+      if (!outcome.allowed) return { exitCode: 2, message: outcome.message, root: outcome.root };
+      if (!existsSync(join(root, POINTER_PATH)) || outcome.decision?.mode === "advisory") return { exitCode: 0, message: "", root };
+      return { exitCode: 2, message: `handoff guard: ${eventProblem}; a ${outcome.decision?.mode ?? "sealed"} manifest is active, so the call is blocked`, root };
     }
+    const outcome = judgeEvent(event, { cwd, home: options.env.HOME, ...(options.now ? { now: options.now } : {}) });
+    return { exitCode: outcome.allowed ? 0 : 2, message: outcome.message, root: outcome.root, ...(outcome.decision ? { decision: outcome.decision } : {}) };
+  } catch (cause) {
+    return guardException(cwd, cause);
   }
-  return { exitCode: 0, message: "", root, decision };
 }
 
-function block(root: string, message: string): GuardOutcome {
-  return { exitCode: 2, message, root };
+/** Any exception: exit 2 while a manifest is active (the reason on stderr), exit 0 when none is. */
+export function guardException(cwd: string, cause: unknown): GuardOutcome {
+  let root = cwd;
+  try {
+    root = findGuardRoot(cwd);
+    if (!existsSync(join(root, POINTER_PATH))) return { exitCode: 0, message: "", root };
+  } catch {
+    // Not even the state can be found: block, since a manifest may be active.
+  }
+  return { exitCode: 2, message: failClosed(root, undefined, cause).message, root };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HandoffError } from "../../../shared/errors.js";
@@ -47,7 +47,7 @@ export function defaultSkillsDir(agent: AgentName, env: Env, home: string): stri
 
 /**
  * The shipped skill folder: the first `skills/handoff/SKILL.md` walking up from this module (the
- * bundle sits in dist/ or dist/chunks/, the source in client/agent/).
+ * bundle sits in dist/commands/, the source in client/agent/).
  */
 export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): string {
   let dir = dirname(from);
@@ -59,6 +59,23 @@ export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): 
   throw new HandoffError("internal", "the handoff skill is not shipped next to this CLI (skills/handoff/SKILL.md is missing)", {
     hint: "reinstall the handoff package; its 'files' must include skills/",
   });
+}
+
+/**
+ * The skill folder and everything the install writes in it must be what they seem: a symlink there
+ * (the folder, a subfolder, a file) would send the write wherever it points. The skills folder
+ * above may be a symlink (dotfiles often are); the `handoff` folder in it may not.
+ */
+function refuseSymlinks(target: string, files: string[]): void {
+  const paths = new Set([target]);
+  for (const rel of files) {
+    for (let path = join(target, rel); path !== target && path.startsWith(target); path = dirname(path)) paths.add(path);
+  }
+  for (const path of paths) {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new HandoffError("unsafe_store", `${path} is a symlink; not installing through it`, { hint: "remove the symlink (or replace it with a real folder), or pass --dir D to install elsewhere" });
+    }
+  }
 }
 
 function listFiles(root: string, dir = root): string[] {
@@ -73,7 +90,9 @@ export function installSkill(options: InstallSkillOptions): InstallSkillResult {
   const source = options.source ?? shippedSkillDir();
   const skillsDir = options.dir === undefined ? defaultSkillsDir(options.agent, options.env, options.home) : resolve(options.cwd, options.dir);
   const target = join(skillsDir, "handoff");
-  const plan = listFiles(source).map((rel) => {
+  const files = listFiles(source);
+  refuseSymlinks(target, files);
+  const plan = files.map((rel) => {
     const bytes = readFileSync(join(source, rel));
     const path = join(target, rel);
     const existing = statSync(path, { throwIfNoEntry: false });
