@@ -54,4 +54,3 @@ export const COMMANDS: readonly BoundCommand[] = [
 
 /** The command a body on stdin with only flags (or nothing) runs. */
 export const DEFAULT_COMMAND = COMMANDS[0]!;
-

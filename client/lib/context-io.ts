@@ -1,12 +1,12 @@
 import { realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, } from "node:path";
 import type { SelectorResolver } from "../../shared/context/compile.js";
 import { type ContextSelector, estimateTokens, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
-import { safeGitArgs } from "./git.js";
 import { readRegularFile } from "../platform/read-file.js";
 import { runGit as runGitCommand } from "../platform/git.js";
 import type { Env } from "../platform/env.js";
+import { repoRelative } from "../platform/paths.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.
@@ -78,10 +78,7 @@ function invalidPiece(selector: ContextSelector, note: string): Piece {
   return { selector: selectorSummary(selector), reason: selector.reason ?? "", text: "", estimated_tokens: 0, outcome: "invalid", note };
 }
 
-function within(root: string, path: string): string | undefined {
-  const rel = relative(root, path);
-  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel.split(sep).join("/");
-}
+const within = repoRelative;
 
 async function readSelectedFile(path: string, options: ReaderOptions): Promise<SelectorSource | { invalid: string }> {
   const lexical = join(options.root, path);
@@ -124,15 +121,9 @@ async function readSelectedFile(path: string, options: ReaderOptions): Promise<S
 async function readDiff(range: string, options: ReaderOptions): Promise<SelectorSource> {
   const excludes = options.forbidden.filter((glob) => glob !== "").flatMap((glob) => [`:(exclude,glob)${glob}`, `:(exclude,glob)${glob}/**`]);
   // A diff against the working tree would consult core.fsmonitor and run clean filters, commands
-  // the repository's own config names; this read runs nothing the repository chose.
-  let safe: string[];
-  try {
-    safe = await safeGitArgs(options.root, options.env);
-  } catch (error) {
-    if (!isHandoffError(error)) throw error;
-    return { note: `git diff not run: ${error.message}` };
-  }
-  const args = [...safe, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
+  // the repository's own config names; runGit switches them off, so this read runs nothing the
+  // repository chose.
+  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", range, "--", ".", ...excludes];
   const run = await runGit(args, options.root, options.env, CONTEXT_FILE_CAP);
   if (run.overflow) return { note: `the diff is larger than the ${CONTEXT_FILE_CAP / 1024 / 1024} MiB cap: not included` };
   if (run.failure !== undefined) return { note: `git diff failed: ${run.failure}` };

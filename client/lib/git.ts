@@ -1,4 +1,4 @@
-import { GIT_SAFE_CONFIG, runGit } from "../platform/git.js";
+import { runGit } from "../platform/git.js";
 import { HandoffError } from "../../shared/errors.js";
 import { basename, dirname } from "node:path";
 import type { ContinuityGit } from "../../shared/ce/continuity.js";
@@ -26,45 +26,6 @@ export interface GitCapture extends ContinuityGit {
 
 // The one git runner puts these `-c` settings before every call; exported for the callers that
 // build their own argument lists (and for its test).
-export { GIT_SAFE_CONFIG };
-
-/**
- * The `-c` overrides that switch off each filter driver in `git config -z --get-regexp ^filter\.`
- * output (entries `key\nvalue\0`): an empty command is no filter at all (git's convert.c skips
- * it), and `required=false` keeps git from refusing a file whose filter is now empty. A driver
- * name `-c` cannot carry (one with '=') is an error: better no diff than a filter that runs.
- *
- * @example
- * ```ts
- * filterOverrides("filter.lfs.clean\ngit-lfs clean -- %f\0") // ["-c", "filter.lfs.clean=", "-c", "filter.lfs.smudge=", ...]
- * ```
- */
-export function filterOverrides(listing: string): string[] {
-  const drivers = new Set<string>();
-  for (const entry of listing.split("\0")) {
-    const key = entry.split("\n", 1)[0] ?? "";
-    if (!key.startsWith("filter.") || key.lastIndexOf(".") <= "filter".length) continue;
-    drivers.add(key.slice("filter.".length, key.lastIndexOf(".")));
-  }
-  for (const name of drivers) {
-    if (name.includes("=")) {
-      throw new HandoffError("unsafe_store", `the repository defines a filter driver named '${name}', which cannot be switched off`, {
-        hint: "rename the filter driver in the repository's config",
-      });
-    }
-  }
-  return [...drivers].flatMap((name) => [...["clean", "smudge", "process"].flatMap((key) => ["-c", `filter.${name}.${key}=`]), "-c", `filter.${name}.required=false`]);
-}
-
-/**
- * The filter overrides for the repository at `cwd` (reading config runs nothing). The runner
- * already puts {@link GIT_SAFE_CONFIG} before every call; these add what depends on the
- * repository's own filter drivers. Put before the git subcommand: `git ...safeGitArgs... diff ...`.
- */
-export async function safeGitArgs(cwd: string, env: Env): Promise<string[]> {
-  const listing = await git(["config", "-z", "--get-regexp", "^filter\\."], cwd, env);
-  return filterOverrides(listing ?? "");
-}
 
 /** The checkout's top folder, common git dir and own git dir. */
 const LOCATE = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir"];

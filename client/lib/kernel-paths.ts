@@ -1,10 +1,11 @@
 import { realpathSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
 import type { Env } from "../platform/env.js";
 import { runGitSync } from "../platform/git.js";
+import { partialRealpath, repoRelative } from "../platform/paths.js";
 
 /**
  * The one part of kernel's contract that needs the disk: a manifest path must not lead outside
@@ -18,9 +19,7 @@ export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: s
   const root = repositoryRoot(cwd, env);
   const issues: { path: string; message: string }[] = [];
   for (const field of fields) {
-    const resolved = resolveExisting(join(root, field.path));
-    const rel = relative(root, resolved);
-    if (rel.startsWith("..") || isAbsolute(rel)) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });
+    if (repoRelative(root, partialRealpath(join(root, field.path))) === undefined) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });
   }
   return issues;
 }
@@ -30,32 +29,15 @@ function repositoryRoot(cwd: string, env: Env): string {
   return realpathSync(run.code === 0 ? run.stdout.trim() : cwd);
 }
 
-/** realpath of the longest existing prefix, with the rest appended (like Python's realpath). */
-export function resolveExisting(path: string): string {
-  let head = path;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(head), ...tail.reverse());
-    } catch {
-      const parent = join(head, "..");
-      if (parent === head) return path;
-      tail.push(relative(parent, head));
-      head = parent;
-    }
-  }
-}
-
 /**
  * Refuses a state or kernel folder (`_meta/`, `_meta/handoffs/`) that leads outside the repository
  * through a symlink, before anything is created in it: a symlinked `_meta/` would put the write
  * (or the guard's pointer) wherever it points. Selectors and pins refuse such symlinks already.
  */
 export function assertInsideRepository(dir: string, toplevel: string): void {
-  const root = resolveExisting(toplevel);
-  const real = resolveExisting(dir);
-  const rel = relative(root, real);
-  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return;
+  const root = partialRealpath(toplevel);
+  const real = partialRealpath(dir);
+  if (repoRelative(root, real) !== undefined) return;
   throw new HandoffError("unsafe_store", `${dir} resolves to ${real}, outside the repository ${root} (a symlink); nothing was written`, {
     hint: "replace the symlink with a real folder, or pass --to to write elsewhere on purpose",
   });

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, unlinkSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { CE_CONTRACT, FRONTMATTER_MAX_BYTES } from "../../shared/ce/contract.js";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { HandoffError } from "../../shared/errors.js";
@@ -7,6 +7,7 @@ import { enumerateCandidates } from "../platform/enumerate.js";
 import { inspectManagedRoot, managedRoots, STORE_FOLDER } from "./store.js";
 import { timestampMs } from "../../shared/time/timestamps.js";
 import type { Env } from "../platform/env.js";
+import { repoRelative } from "../platform/paths.js";
 
 /**
  * The managed store as a list of handoffs, and the only way anything in it is deleted. A file
@@ -106,8 +107,7 @@ export function storeHandoff(path: string, env: Env, cwd: string): StoreEntry | 
     return "its folder cannot be resolved";
   }
   const inStore = folders.some((folder) => {
-    const rel = relative(realpathSync(folder), parent);
-    return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && !rel.includes(`..${sep}`));
+    return repoRelative(realpathSync(folder), parent) !== undefined;
   });
   if (!inStore) return `not in the managed store (${folders.join(", ") || "none exists on this machine"})`;
   return provenHandoff(join(parent, absolute.slice(absolute.lastIndexOf(sep) + 1)));

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { findGuardRoot, gitToplevelOf, parsePointer, POINTER_PATH } from "../lib/guard-state.js";
 import { managedRoots } from "../lib/store.js";
-import { realpathPartial } from "../ops/guard/decide.js";
+import { partialRealpath as realpathPartial } from "../platform/paths.js";
 import { type Access, assertMayAccess } from "../ops/guard/policy.js";
 import type { Env } from "../platform/env.js";
 

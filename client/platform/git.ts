@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { HandoffError } from "../../shared/errors.js";
 import type { Env } from "./env.js";
 
 /**
@@ -16,7 +17,8 @@ const GIT_TIMEOUT_MS = 30_000;
  * nothing the repository's config names. No fsmonitor command (`core.fsmonitor`), no hooks
  * (`core.hooksPath`), no external diff (`diff.external`; pass `--no-ext-diff` to diff too, which
  * also covers `diff.<driver>.command`). Textconv drivers need `--no-textconv` on the diff itself,
- * and clean/smudge filters are named per driver: client/lib/git.ts `safeGitArgs` switches them off.
+ * and clean/smudge filters are named per driver: runGit switches every one the repository's config
+ * names off (filterOverrides) on each subcommand that can read file contents (CONTENT_READERS).
  */
 export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
 
@@ -37,6 +39,34 @@ export interface GitOptions {
   maxBytes?: number;
 }
 
+/**
+ * The `-c` overrides that switch off each filter driver in `git config -z --get-regexp ^filter\.`
+ * output (entries `key\nvalue\0`): an empty command is no filter at all (git's convert.c skips
+ * it), and `required=false` keeps git from refusing a file whose filter is now empty. A driver
+ * name `-c` cannot carry (one with '=') is an error: better no diff than a filter that runs.
+ *
+ * @example
+ * ```ts
+ * filterOverrides("filter.lfs.clean\ngit-lfs clean -- %f\0") // ["-c", "filter.lfs.clean=", "-c", "filter.lfs.smudge=", ...]
+ * ```
+ */
+export function filterOverrides(listing: string): string[] {
+  const drivers = new Set<string>();
+  for (const entry of listing.split("\0")) {
+    const key = entry.split("\n", 1)[0] ?? "";
+    if (!key.startsWith("filter.") || key.lastIndexOf(".") <= "filter".length) continue;
+    drivers.add(key.slice("filter.".length, key.lastIndexOf(".")));
+  }
+  for (const name of drivers) {
+    if (name.includes("=")) {
+      throw new HandoffError("unsafe_store", `the repository defines a filter driver named '${name}', which cannot be switched off`, {
+        hint: "rename the filter driver in the repository's config",
+      });
+    }
+  }
+  return [...drivers].flatMap((name) => [...["clean", "smudge", "process"].flatMap((key) => ["-c", `filter.${name}.${key}=`]), "-c", `filter.${name}.required=false`]);
+}
+
 export function runGit(args: string[], options: GitOptions): Promise<GitRun<string>>;
 export function runGit(args: string[], options: GitOptions & { binary: true }): Promise<GitRun<Buffer>>;
 /**
@@ -44,7 +74,27 @@ export function runGit(args: string[], options: GitOptions & { binary: true }): 
  * that would wait on it ends at once), and the process is set up with less of Node's machinery,
  * a few milliseconds of every command that asks git anything.
  */
-export function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
+export async function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
+  if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGit(args, options);
+  // Reading config runs nothing; the overrides then cover every filter driver it names.
+  const listing = await spawnGit(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
+  let overrides: string[];
+  try {
+    overrides = filterOverrides(listing.code === 0 ? String(listing.stdout) : "");
+  } catch (error) {
+    return { code: 128, stdout: options.binary ? Buffer.alloc(0) : "", failure: error instanceof Error ? error.message : String(error) };
+  }
+  return spawnGit([...overrides, ...args], options);
+}
+
+/**
+ * git subcommands that can read a file's contents through the repository's clean filters or
+ * textconv drivers (status refreshes against the worktree, diff and grep read it, add and
+ * hash-object clean it, show and cat-file can textconv): each gets the filter overrides.
+ */
+const CONTENT_READERS: ReadonlySet<string> = new Set(["status", "diff", "diff-files", "diff-index", "add", "hash-object", "grep", "show", "cat-file", "log", "stash", "blame"]);
+
+function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
   const cap = options.maxBytes ?? 64 * 1024 * 1024;
   const empty = options.binary ? Buffer.alloc(0) : "";
   return new Promise((done) => {

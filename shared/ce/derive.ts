@@ -1,4 +1,5 @@
 import { scanFrontmatter } from "./frontmatter-scan.js";
+import { fencedLines, splitLines } from "../text/markdown.js";
 
 /**
  * Defaults for --title and --summary, taken from the body the agent wrote: a leading heading, and
@@ -43,21 +44,14 @@ export function deriveSummary(body: string): string | undefined {
 }
 
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
-const FENCE = /^\s{0,3}(```|~~~)/;
-
-/** Lines outside fenced code blocks and HTML comments, so code never becomes a title. */
+/**
+ * Lines outside fenced code blocks and HTML comments, so code never becomes a title. Fences are
+ * read by the one fence reader (shared/text/markdown.ts): a ``` line does not close a ~~~ fence.
+ */
 function proseLines(body: string): string[] {
-  const out: string[] = [];
-  let fenced = false;
-  for (const line of body.replace(/<!--[\s\S]*?-->/g, "").split(/\r?\n/)) {
-    if (FENCE.test(line)) {
-      fenced = !fenced;
-      out.push("");
-      continue;
-    }
-    out.push(fenced ? "" : line);
-  }
-  return out;
+  const lines = splitLines(body.replace(/<!--[\s\S]*?-->/g, ""));
+  const fenced = fencedLines(lines);
+  return lines.map((line, i) => (fenced.has(i) ? "" : line));
 }
 
 function paragraphs(lines: string[]): string[] {

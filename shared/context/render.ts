@@ -38,17 +38,17 @@ export function renderBundle(bundle: Bundle, overhead?: ContextOverhead): string
   );
   bundle.pieces.forEach((piece, i) => {
     out.push(`## ${i + 1}. ${piece.list}: ${inlineCode(piece.selector)}`, "");
-    if (piece.reason) out.push(`Reason: ${oneLine(piece.reason)}`);
-    out.push(`Outcome: ${piece.outcome}, ~${piece.estimated_tokens} tokens${piece.note ? ` (${oneLine(piece.note)})` : ""}`, "");
+    if (piece.reason) out.push(`Reason: ${collapseWhitespace(piece.reason)}`);
+    out.push(`Outcome: ${piece.outcome}, ~${piece.estimated_tokens} tokens${piece.note ? ` (${collapseWhitespace(piece.note)})` : ""}`, "");
     if (piece.text !== "") out.push("Untrusted data:", "", fenceUntrusted(piece.text), "");
   });
   return out.join("\n");
 }
 
-function oneLine(text: string): string {
+function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
 function inlineCode(text: string): string {
-  return codeSpan(oneLine(text));
+  return codeSpan(collapseWhitespace(text));
 }

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { selectorIssues } from "./selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
-import { markdownHeadings, splitLines } from "../orient/headings.js";
+import { markdownHeadings, splitLines } from "../text/markdown.js";
 import { DEFAULT_GREP_CONTEXT, grepMatcher, grepWindows, MAX_GREP_CONTEXT } from "./grep.js";
 
 /** A kernel context selector v1 (`context.required[]` / `context.optional[]`). */

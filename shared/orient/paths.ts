@@ -1,4 +1,4 @@
-import { fencedLines, splitLines } from "./headings.js";
+import { fencedLines, splitLines } from "../text/markdown.js";
 
 /**
  * File paths a handoff body names, so the client can check read-only which ones still exist.

@@ -1,5 +1,5 @@
 import { classifySectionLabel } from "./classify.js";
-import { fencedLines, markdownHeadings, splitLines } from "./headings.js";
+import { fencedLines, markdownHeadings, splitLines } from "../text/markdown.js";
 import type { SectionKind } from "./types.js";
 
 /** One recognised section: its kind and its content as blocks (list items or paragraphs). */

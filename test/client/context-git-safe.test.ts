@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GIT_SAFE_CONFIG, filterOverrides } from "../../client/lib/git.js";
+import { GIT_SAFE_CONFIG, filterOverrides } from "../../client/platform/git.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
@@ -75,6 +75,20 @@ describe("handoff context runs nothing the repository configures", () => {
     expect(pieces.map((p) => p.outcome)).toEqual(["resolved", "resolved", "resolved"]);
     expect(pieces[0]!.text).toContain("+third, uncommitted");
     expect(pieces[1]!.text).toContain("+second");
+    expect(readdirSync(markers)).toEqual([]);
+  });
+
+  it("create, create --format kernel, checkpoint and resume leave every configured command unrun too", async () => {
+    const store = { ...env, HANDOFF_ROOT: join(base, "store") };
+    const created = await runCli(["create", "--json"], { cwd: repo, env: store, input: "# Filters\n\nHalf done.\n" });
+    expect(created.code, created.stderr).toBe(0);
+    const partial = JSON.stringify({ identity: { name: "filters" }, objective: { goal: "check filters" } });
+    const kernel = await runCli(["create", "--format", "kernel", "--to", join(base, "k.json"), "--json"], { cwd: repo, env: store, input: partial });
+    expect([0, 1]).toContain(kernel.code);
+    const checkpoint = await runCli(["checkpoint", "--goal", "g", "--position", "p", "--next", "n", "--to", join(base, "c.json")], { cwd: repo, env: store });
+    expect(checkpoint.code, checkpoint.stderr).toBe(0);
+    const resumed = await runCli(["resume", (JSON.parse(created.stdout) as { path: string }).path, "--json"], { cwd: repo, env: store });
+    expect([0, 1]).toContain(resumed.code);
     expect(readdirSync(markers)).toEqual([]);
   });
 

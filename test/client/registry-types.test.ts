@@ -9,7 +9,6 @@ import { listSpec } from "../../client/commands/list/spec.js";
 
 describe("the registry", () => {
   it("binds each declaration to its own implementation, checked by tsc", () => {
-
     // @ts-expect-error: list's implementation is not create's.
     const miswired = bind(createSpec, () => import("../../client/commands/list/run.js"));
     const wired = bind(listSpec, () => import("../../client/commands/list/run.js"));

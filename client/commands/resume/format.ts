@@ -13,12 +13,12 @@ export function formatShortlist(result: DiscoveryResult): string {
   const lines = [`Found ${result.searched.relevant} candidate handoff${result.searched.relevant === 1 ? "" : "s"}${filterText(result)}; the ${result.candidates.length} best:`, SHORTLIST_UNTRUSTED, ""];
   result.candidates.forEach((c, i) => {
     const title = c.title ?? (c.indexed ? "(untitled)" : `(unindexed: ${c.unindexed_reason ?? "no frontmatter"})`);
-    lines.push(`${i + 1}. ${oneLine(title)}`);
-    if (c.created_at) lines.push(`   created: ${oneLine(c.created_at)}`);
-    if (c.summary) lines.push(`   summary: ${oneLine(c.summary)}`);
-    if (!c.indexed && c.first_line) lines.push(`   first line: ${oneLine(c.first_line)}`);
-    lines.push(`   source: ${oneLine(c.path)}`);
-    if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.map(oneLine).join("; ")}`);
+    lines.push(`${i + 1}. ${safeParagraphLine(title)}`);
+    if (c.created_at) lines.push(`   created: ${safeParagraphLine(c.created_at)}`);
+    if (c.summary) lines.push(`   summary: ${safeParagraphLine(c.summary)}`);
+    if (!c.indexed && c.first_line) lines.push(`   first line: ${safeParagraphLine(c.first_line)}`);
+    lines.push(`   source: ${safeParagraphLine(c.path)}`);
+    if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.map(safeParagraphLine).join("; ")}`);
   });
   lines.push(...notIndexedLines(result));
   lines.push("", "Nothing was selected. Choose one and resume from it:", "", fenceBlock(resumeCommand(result.candidates[0]?.path ?? "<path>")));
@@ -46,7 +46,7 @@ export function formatNothingFound(result: DiscoveryResult): string {
 function notIndexedLines(result: DiscoveryResult): string[] {
   const { count, files } = result.searched.not_indexed;
   if (count === 0) return [];
-  const shown = files.slice(0, 10).map((f) => `    ${oneLine(f.path)}: ${oneLine(f.reason)}`);
+  const shown = files.slice(0, 10).map((f) => `    ${safeParagraphLine(f.path)}: ${safeParagraphLine(f.reason)}`);
   const more = count > shown.length ? [`    ... and ${count - shown.length} more (--json lists ${files.length})`] : [];
   return ["", `  not indexed: ${count} file${count === 1 ? "" : "s"} in the searched folders`, ...shown, ...more];
 }
@@ -60,7 +60,7 @@ export function formatOrientation(result: OrientationResult, color = false): str
   // Only our labels, counts and verdicts stand outside a fence: every string the source's author
   // wrote (extracted sections, phase names, paths in drift, suggestions built from them) is
   // quoted inside the untrusted block, so an agent reading this cannot mistake it for our output.
-  const lines = [`Orientation from ${oneLine(result.source)} (${result.format})`, ""];
+  const lines = [`Orientation from ${safeParagraphLine(result.source)} (${result.format})`, ""];
   const quoted: string[] = [];
   if (!result.sufficient) {
     lines.push("This source is not enough to resume from:", ...result.missing.map((m) => `  - ${m}`), "", "Supplement it or choose another source; nothing else was done.", "");
@@ -85,14 +85,14 @@ export function formatOrientation(result: OrientationResult, color = false): str
       .map(([severity, count]) => `${paint(severity === "hard" ? "red" : severity === "warn" ? "yellow" : "dim", `[${severity}]`, color)} ${count}`);
     lines.push(`Drift against this checkout: ${drifted.length === 0 ? paint("green", "none", color) : `${drifted.length} item${drifted.length === 1 ? "" : "s"} (${tally.join(", ")})`}; details in the quoted block below`, "");
     quoted.push("Drift against this checkout");
-    for (const d of result.drift) quoted.push(`  [${d.status === "ok" ? "ok" : d.severity}] ${oneLine(d.event)}: ${oneLine(d.message)}`);
+    for (const d of result.drift) quoted.push(`  [${d.status === "ok" ? "ok" : d.severity}] ${safeParagraphLine(d.event)}: ${safeParagraphLine(d.message)}`);
     quoted.push("");
   }
   if (result.phases.length > 0) {
     quoted.push("Phases");
-    for (const p of result.phases) quoted.push(`  ${oneLine(p.status).padEnd(11)} ${oneLine(p.name)}${p.evidence ? ` (${oneLine(p.evidence)})` : ""}`);
+    for (const p of result.phases) quoted.push(`  ${safeParagraphLine(p.status).padEnd(11)} ${safeParagraphLine(p.name)}${p.evidence ? ` (${safeParagraphLine(p.evidence)})` : ""}`);
     for (const rule of result.applied_rules) {
-      if (rule.invalidated.length > 0) quoted.push(`  rule ${rule.rule} (${oneLine(rule.event)}${rule.path ? ` ${oneLine(rule.path)}` : ""}) invalidated: ${rule.invalidated.map(oneLine).join(", ")}`);
+      if (rule.invalidated.length > 0) quoted.push(`  rule ${rule.rule} (${safeParagraphLine(rule.event)}${rule.path ? ` ${safeParagraphLine(rule.path)}` : ""}) invalidated: ${rule.invalidated.map(safeParagraphLine).join(", ")}`);
     }
     quoted.push("");
   }
@@ -127,6 +127,6 @@ function fenced(label: string, text: string): string[] {
 }
 
 /** One line of someone else's text: newlines become spaces, controls are shown escaped. */
-function oneLine(text: string): string {
+function safeParagraphLine(text: string): string {
   return terminalSafe(text.replace(/\r?\n/g, " "));
 }

@@ -1,4 +1,4 @@
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, resolve, } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { buildCheckpoint, phaseSteps } from "../../../shared/kernel/build-checkpoint.js";
 import type { KernelCheckpoint } from "../../../shared/kernel/checkpoint.js";
@@ -9,6 +9,7 @@ import { captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { writeExclusive } from "../../lib/store.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { repoRelative } from "../../platform/paths.js";
 
 /**
  * `handoff checkpoint`: records resumed work as a kernel.checkpoint/v1 (the reference's
@@ -103,6 +104,5 @@ export function parseDone(value: string): { step: string; evidence: string } {
 }
 
 function inRepository(toplevel: string, path: string): string {
-  const rel = relative(toplevel, path);
-  return rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
+  return repoRelative(toplevel, path) ?? path;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, resolve, sep } from "node:path";
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import { HandoffError } from "../../../shared/errors.js";
@@ -13,6 +13,7 @@ import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../.
 import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { repoRelative } from "../../platform/paths.js";
 
 /**
  * `handoff create --format kernel`: a kernel.handoff/v1 manifest, the canonical JSON form. The
@@ -125,8 +126,7 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
 
 /** Repo-relative when the manifest lives in the repository (the prompt then works from any clone). */
 function promptPath(toplevel: string, path: string): string {
-  const inRepo = relative(toplevel, path);
-  return inRepo.startsWith("..") || isAbsolute(inRepo) ? path : inRepo.split(sep).join("/");
+  return repoRelative(toplevel, path) ?? path;
 }
 
 /** A manifest that does not validate does not exist: throw with every issue, write nothing. */
@@ -142,11 +142,11 @@ function validated(candidate: unknown): Record<string, unknown> {
 
 /** --pin PATH: a file inside the repository, recorded repo-relative with the sha256 of its bytes. */
 function pinArtifact(path: string, toplevel: string): PinnedArtifact {
-  const inRepo = relative(toplevel, path);
-  if (inRepo === "" || inRepo.startsWith("..") || isAbsolute(inRepo)) {
+  const inRepo = repoRelative(toplevel, path);
+  if (inRepo === undefined || inRepo === "") {
     throw new HandoffError("usage", `--pin ${path} is outside the repository ${toplevel}`, { hint: "pin files inside the repository" });
   }
   const bytes = readRegularFile(path, PIN_LIMIT, { what: "--pin" });
   if (bytes === "too_large") throw new HandoffError("too_large", `--pin ${path} is larger than ${PIN_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files" });
-  return { path: inRepo.split(sep).join("/"), sha256: createHash("sha256").update(bytes).digest("hex") };
+  return { path: inRepo, sha256: createHash("sha256").update(bytes).digest("hex") };
 }

@@ -1,9 +1,10 @@
 import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { basename, isAbsolute, join, normalize, sep } from "node:path";
 import { matchGlob } from "../../../shared/repo/glob.js";
 import { expandBraces, MAX_BRACE_WORDS, parseCommand, pathWords } from "./bash-words.js";
 import { fnmatchcase } from "./fnmatch.js";
 import { type ActivePointer, type GuardMode, isFolder } from "../../lib/guard-state.js";
+import { partialRealpath, repoRelative } from "../../platform/paths.js";
 
 /**
  * The guard's decision for one PreToolUse event, as the reference guard decides it:
@@ -315,15 +316,14 @@ class PathPolicy {
   /** `norm` and, when a symlink leads elsewhere, `norm|real`: each relative to the root when inside it. */
   relpath(raw: string): string {
     const norm = stripSlash(this.absolute(raw));
-    const real = realpathPartial(norm);
+    const real = partialRealpath(norm);
     return [...new Set([norm, real].map((candidate) => this.fromRoot(candidate)))].join("|");
   }
 
   fromRoot(path: string): string {
     const root = this.context.root;
     if (path === root) return ".";
-    const rel = relative(root, path);
-    return rel.startsWith("..") || isAbsolute(rel) ? path.split(sep).join("/") : rel.split(sep).join("/");
+    return repoRelative(root, path) ?? path.split(sep).join("/");
   }
 
   /** The forbidden glob a target (`a|b`) matches, itself, inside it, or as the folder it names. */
@@ -399,15 +399,3 @@ function stripSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
 
-/** Like Python's os.path.realpath: resolves the part that exists, keeps the rest as written. */
-export function realpathPartial(path: string): string {
-  const tail: string[] = [];
-  for (let current = path; ; current = dirname(current)) {
-    try {
-      return join(realpathSync(current), ...tail.reverse());
-    } catch {
-      if (dirname(current) === current) return path;
-      tail.push(basename(current));
-    }
-  }
-}

@@ -7,6 +7,7 @@ import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { runGit } from "../../platform/git.js";
 import { readRegularFile } from "../../platform/read-file.js";
 import type { Env } from "../../platform/env.js";
+import { repoRelative } from "../../platform/paths.js";
 
 /**
  * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded
@@ -120,8 +121,8 @@ async function dirtyBesides(toplevel: string, sourcePath: string, env: Env): Pro
 function inside(toplevel: string, path: string): string | undefined {
   if (isAbsolute(path)) return undefined;
   const full = resolve(toplevel, path);
-  const rel = relative(toplevel, full);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : full;
+  const rel = repoRelative(toplevel, full);
+  return rel === undefined || rel === "" ? undefined : full;
 }
 
 async function headRelation(recordedHead: string, git: GitCapture, env: Env): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {

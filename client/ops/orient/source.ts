@@ -110,7 +110,12 @@ async function readUrl(url: string, ctx: RunContext): Promise<{ bytes: Uint8Arra
   }
   if (response.status !== 200) {
     throw new HandoffError("unreadable", `cannot read ${url}: HTTP ${response.status}`, {
-      hint: response.status === 404 ? "check the URL" : response.status === 401 || response.status === 403 ? "the page needs access you do not have; download it and resume from the file" : "try again later, or download it and resume from the file",
+      hint:
+        response.status === 404
+          ? "check the URL"
+          : response.status === 401 || response.status === 403
+            ? "the page needs access you do not have; download it and resume from the file"
+            : "try again later, or download it and resume from the file",
     });
   }
   return { bytes: response.bytes };

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { classifySectionLabel } from "../../../shared/orient/classify.js";
 import { assessSufficiency, extractOrientation } from "../../../shared/orient/extract.js";
-import { markdownHeadings, splitLines } from "../../../shared/orient/headings.js";
+import { markdownHeadings, splitLines } from "../../../shared/text/markdown.js";
 import { emptyOrientation, ORIENTATION_LIMITS, type Orientation, type SourceDocument } from "../../../shared/orient/types.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/resume/${name}`, import.meta.url), "utf8");
