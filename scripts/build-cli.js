@@ -181,6 +181,9 @@ export async function buildCli() {
       outdir: "dist",
       external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
       outExtension: { ".js": ".cjs" },
+      // Modules these reach (platform/io.ts) use import.meta.url; in CommonJS it is the file's own URL.
+      define: { "import.meta.url": "__handoffModuleUrl" },
+      banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
     }),
   ]);
 }
