@@ -19,7 +19,7 @@ import { readPublishFlags } from "../publish/flags.js";
 import type { PublishResult } from "../publish/publish-file.js";
 import { formatPublishReport } from "../publish/report.js";
 import type { createSpec } from "../registry.js";
-import { type GitCapture, captureGit } from "../git.js";
+import { type GitCapture, captureGit, dirtyTreeSha256 } from "../git.js";
 import { type Io, readStdin } from "../io.js";
 import { formatCreateReport, formatKernelReport } from "../output.js";
 import type { KernelCreateResult } from "./create-kernel.js";
@@ -119,6 +119,11 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   };
   if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
   if (git) Object.assign(metadata, gitFields(git));
+  // The capture-time dirty fact, so resume can report dirty_changed for the handoffs we write.
+  if (git?.head) {
+    metadata.dirty = git.dirty > 0;
+    if (git.dirty > 0) metadata.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, options.env);
+  }
 
   // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
   // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.

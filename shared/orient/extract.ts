@@ -109,6 +109,7 @@ function bound(o: Orientation): Orientation {
     decisions: list(o.decisions),
     unfinished: list(o.unfinished),
     verification: list(o.verification),
+    failed: list(o.failed),
     warnings: list(o.warnings),
     references: list(o.references),
   };
