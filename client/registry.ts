@@ -14,6 +14,11 @@ const PUBLISH_FLAGS = {
   server: { type: "string", value: "URL", description: "Publishing server (else HANDOFF_SERVER, else the config file's default server); tokens go only to the server they are bound to." },
 } as const satisfies FlagSpecs;
 
+const WITH_CHANGES = {
+  type: "boolean",
+  description: "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first, a file with one is left out and named. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
+} as const;
+
 const NO_REDACT = { type: "boolean", description: "Do not replace secrets by [REDACTED:<rule>] (prints a warning)." } as const;
 
 const SERVER_ENV = `Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file; the tokens
@@ -40,6 +45,7 @@ Body (required, never empty): --body-file F, or stdin when it is not a terminal.
     publish: { type: "boolean", description: "Then publish it, end-to-end encrypted, and print a share URL (the local handoff is kept whatever happens)." },
     ...PUBLISH_FLAGS,
     local: { type: "boolean", description: "Never contact a server (the default without --publish)." },
+    "with-changes": WITH_CHANGES,
     "no-redact": NO_REDACT,
   },
   exits: { 0: "written (and published)", 1: "empty or invalid body", 2: "usage", 3: "unreadable body, unsafe store, failed write or publish" },
@@ -67,9 +73,17 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
       type: "boolean",
       description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
     },
+    paste: {
+      type: "boolean",
+      description: "Ask for the share URL at a prompt that does not echo it: the key stays out of the process list and shell history. What Handoff prints and copies for a link. Works with --peek and --apply-changes.",
+    },
     peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },
+    "apply-changes": {
+      type: "boolean",
+      description: "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
+    },
   },
-  exits: { 0: "shortlist or orientation", 1: "nothing matched, source insufficient, or hard divergence", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
+  exits: { 0: "shortlist or orientation (and changes applied)", 1: "nothing matched, source insufficient, hard divergence, or the changes could not be applied (nothing was)", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
   load: (): Promise<LoadedCommand> => import("./commands/resume.js").then((m) => m.command),
 });
 
@@ -133,7 +147,7 @@ export const publishSpec = defineCommand({
 reaches the server), send the ciphertext, and print an access-limited share URL. Secrets are
 redacted again before anything is sent; if scanning fails, nothing is sent. The local file is
 never changed or deleted, whatever happens.`,
-  flags: { ...PUBLISH_FLAGS, "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
+  flags: { ...PUBLISH_FLAGS, "with-changes": { ...WITH_CHANGES, description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes)." }, "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
   exits: { 0: "published", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
   notes: SERVER_ENV,
   load: (): Promise<LoadedCommand> => import("./commands/publish.js").then((m) => m.command),

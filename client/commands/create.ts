@@ -1,5 +1,7 @@
+import { rmSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
+import { type ChangesBundle, type ChangesSummary, encodeChanges, summarizeChanges } from "../../shared/changes/bundle.js";
 import { continuityWarnings } from "../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../shared/sniff.js";
 import { CE_CONTRACT, type CeFields } from "../../shared/ce/contract.js";
@@ -40,6 +42,8 @@ export interface CreateOptions {
   env: NodeJS.ProcessEnv;
   /** False only for an explicit --no-redact. */
   redact?: boolean;
+  /** --with-changes: capture the uncommitted work as a bundle beside the handoff. */
+  withChanges?: boolean;
 }
 
 export interface CreateDeps {
@@ -52,6 +56,8 @@ export interface Created<R> {
   result: R;
   document: string;
   label: DocumentLabel;
+  /** The changes bundle's bytes, when --with-changes captured one (also written beside the handoff). */
+  changes?: Uint8Array;
 }
 
 export interface CreateWarning {
@@ -72,6 +78,8 @@ export interface CreateResult {
   /** Secrets replaced by [REDACTED:<rule>] before anything was written: counts and places, never values. */
   redaction: RedactionSummary;
   git?: Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "namespace">;
+  /** --with-changes: the bundle written beside the handoff (0600) and what it holds. */
+  changes?: { path: string } & ChangesSummary;
 }
 
 export const NOT_REDACTED_WARNING: CreateWarning = {
@@ -104,6 +112,8 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     });
   }
   const git = await deps.captureGit(options.cwd, options.env);
+  // Captured (and scanned) before anything is written: over a cap, nothing is.
+  const bundle = options.withChanges ? await changesOf(git, options.env) : undefined;
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
@@ -125,19 +135,29 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     if (git.dirty > 0) metadata.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, options.env);
   }
 
+  const warnings: CreateWarning[] = [];
+  if (!redactor) warnings.push(NOT_REDACTED_WARNING);
+  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
+  // The bundle goes beside the handoff, 0600, and the handoff names it (a bare file name).
+  const bundleBytes = bundle ? encodeChanges(bundle) : undefined;
+  const bundlePath = bundleBytes ? writeExclusive(target.dir, target.stem, ".changes", bundleBytes).path : undefined;
+  if (bundlePath) metadata.changes = basename(bundlePath);
+
   // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
   // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
   const fitted = fitFrontmatter(metadata);
-  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
+  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git, bundle !== undefined)}\n` : body);
   const bytes = new TextEncoder().encode(document);
-
-  const warnings: CreateWarning[] = [];
   if (fitted.shortened.length > 0) {
     warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
   }
-  if (!redactor) warnings.push(NOT_REDACTED_WARNING);
-  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
-  const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  let written: ReturnType<typeof writeExclusive>;
+  try {
+    written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  } catch (error) {
+    if (bundlePath) rmSync(bundlePath, { force: true });
+    throw error;
+  }
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   }
@@ -165,7 +185,11 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
     result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
   }
-  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
+  if (bundle && bundlePath) {
+    result.changes = { path: bundlePath, ...summarizeChanges(bundle) };
+    for (const file of bundle.manifest.left_out) warnings.push({ code: "changes_left_out", message: `--with-changes left ${file.path} out: ${file.reason}` });
+  }
+  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at }, ...(bundleBytes ? { changes: bundleBytes } : {}) };
 }
 
 /**
@@ -201,10 +225,22 @@ function gitFields(git: GitCapture): Partial<CeFields> {
 }
 
 /** A closing section for a handoff written from a dirty checkout. */
-function uncommittedNote(git: GitCapture): string {
+function uncommittedNote(git: GitCapture, bundled: boolean): string {
   const count = `${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}`;
   const where = git.branch ? `on branch ${git.branch}` : "on a detached HEAD";
-  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. They are not in git history: another checkout has them only if they were committed and pushed since.`;
+  const travel = bundled
+    ? "They travel with this handoff as a changes bundle: resume with --apply-changes to apply them (never done without being asked)."
+    : "They are not in git history: another checkout has them only if they were committed and pushed since.";
+  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. ${travel}`;
+}
+
+/** --with-changes needs a checkout with a commit to capture the changes against. */
+async function changesOf(git: GitCapture | undefined, env: NodeJS.ProcessEnv): Promise<ChangesBundle> {
+  if (!git?.head) {
+    throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", { hint: "run it in the checkout, or leave out --with-changes" });
+  }
+  const { captureChanges } = await import("../changes/capture.js");
+  return captureChanges(git.toplevel, env);
 }
 
 interface Target {
@@ -252,16 +288,19 @@ export const command = implement<typeof createSpec>()({
     const body = await readBody(flags["body-file"], io);
     const deps = { now: () => new Date(), captureGit };
     const common = { to: flags.to, cwd: io.cwd, env: io.env, redact: !flags["no-redact"] };
+    if (flags["with-changes"] && format === "kernel") {
+      throw new HandoffError("usage", "--with-changes goes with a ce-handoff (the default format): a kernel manifest lives in the repository it describes", { hint: "publish the manifest with: handoff publish <manifest> --with-changes" });
+    }
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
         ? await (await import("./create-kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
-        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, ...common }, deps);
+        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, withChanges: flags["with-changes"] === true, ...common }, deps);
     if (!publishFlags || !publishing) return created.result;
     const { publishDocument } = await publishing;
     // The document just written is published from memory: nothing is read back from disk, and
     // it was redacted once already (the publish keeps that summary instead of scanning again).
     const published = await publishDocument(
-      { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...publishFlags, redact: !flags["no-redact"] },
+      { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes } : {}), ...publishFlags, redact: !flags["no-redact"] },
       { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress },
     );
     return { ...created.result, published, resume_command: published.resume_command, local_resume_command: created.result.resume_command };

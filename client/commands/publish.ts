@@ -9,7 +9,7 @@ import type { publishSpec } from "../registry.js";
 
 export const command = implement<typeof publishSpec>()({
   async run({ flags, positionals, io }): Promise<PublishResult> {
-    const options = { path: resolve(io.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
+    const options = { path: resolve(io.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: io.cwd };
     const result = await publishFile(options, { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;

@@ -16,13 +16,26 @@ import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 import { oneLine } from "../platform/terminal.js";
+import type { ChangesSummary } from "../../shared/changes/bundle.js";
+import { shellQuote } from "../../shared/ce/resume-command.js";
+import type { AppliedChanges } from "../changes/apply.js";
 
 const URL_TIMEOUT_MS = 15_000;
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
-  | ({ kind: "orientation" } & OrientationResult)
+  | ({ kind: "orientation" } & OrientationResult & ChangesFacts)
   | ({ kind: "peek" } & HandoffMeta);
+
+/** What a source's changes bundle holds, and what --apply-changes did with it. */
+interface ChangesFacts {
+  changes?: ChangesSummary;
+  /** The command that applies the bundle (never run for you). */
+  apply_command?: string;
+  changes_applied?: AppliedChanges;
+  /** --apply-changes refused or met a conflict: why, and nothing was applied. */
+  changes_not_applied?: { message: string; hint?: string; conflicts?: string[] };
+}
 
 export const command = implement<typeof resumeSpec>()({
   async run({ flags, positionals, io }): Promise<ResumeResult> {
@@ -34,10 +47,15 @@ export const command = implement<typeof resumeSpec>()({
       }
       const selection = await urlFromStdin(io);
       if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
-      const text = await readSource(selection, io);
-      const { orientFromText } = await import("../resume/orient.js");
-      const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env });
-      return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+      return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io);
+    }
+    if (flags.paste) {
+      if (positionals.length > 0 || flags.in !== undefined || flags["url-stdin"]) {
+        throw new HandoffError("usage", "--paste asks for the share URL: pass no SOURCE, keywords, --in or --url-stdin with it", { hint: "handoff resume --paste" });
+      }
+      const selection = await urlFromPrompt(io);
+      if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
+      return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io);
     }
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
@@ -50,12 +68,11 @@ export const command = implement<typeof resumeSpec>()({
       } else if (selection.kind !== "keywords") {
         if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
         if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-        const text = await readSource(selection, io);
-        const { orientFromText } = await import("../resume/orient.js");
-        const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-        return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+        const again = selection.kind === "url" ? "handoff resume --paste" : selection.kind === "file" ? `handoff resume ${shellQuote(selection.path)}` : "handoff resume -";
+        return orientation(selection, again, flags["apply-changes"] === true, io);
       }
     }
+    if (flags["apply-changes"]) throw new HandoffError("usage", "--apply-changes goes with a SOURCE that carries a changes bundle", { hint: "run 'handoff resume <file-or-url> --apply-changes'" });
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
     const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, io);
     return { kind: "discovery", ...result };
@@ -67,7 +84,9 @@ export const command = implement<typeof resumeSpec>()({
     }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
-      return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
+      const notApplied = result.changes_not_applied ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}` : undefined;
+      const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
+      return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     const { overBound } = result.searched.skipped;
@@ -82,10 +101,47 @@ export const command = implement<typeof resumeSpec>()({
   outcome(result) {
     if (result.kind === "peek") return "ok";
     if (result.kind === "discovery") return result.candidates.length === 0 ? "nothing_found" : "ok";
-    if (result.hard_divergence) return "diverged";
+    if (result.hard_divergence || result.changes_not_applied) return "diverged";
     return result.sufficient ? "ok" : "insufficient";
   },
 });
+
+/**
+ * Orientation from one selected source, with what its changes bundle holds, and with
+ * `apply`, the bundle applied (or why not: nothing is half-applied, and the orientation is
+ * still returned, since reading a share link spent a view).
+ */
+async function orientation(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, again: string, apply: boolean, io: Io): Promise<ResumeResult> {
+  const text = await readSource(selection, io);
+  const { orientFromText } = await import("../resume/orient.js");
+  const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
+  const facts: ChangesFacts = {};
+  let bytes = text.changes;
+  if (bytes === undefined && selection.kind === "file") {
+    const { readChangesBeside } = await import("../changes/beside.js");
+    bytes = readChangesBeside(selection.path, text.text);
+  }
+  if (bytes === undefined && apply) throw new HandoffError("usage", "--apply-changes: this handoff carries no changes bundle", { hint: "the sender creates or publishes one with --with-changes" });
+  if (bytes !== undefined) {
+    const { decodeChanges, summarizeChanges } = await import("../../shared/changes/bundle.js");
+    const bundle = decodeChanges(bytes);
+    if (!bundle.ok) throw bundle.error;
+    facts.changes = summarizeChanges(bundle.value);
+    if (apply) {
+      const { applyChanges } = await import("../changes/apply.js");
+      try {
+        facts.changes_applied = await applyChanges(bundle.value, io.cwd, io.env);
+      } catch (error) {
+        if (!(error instanceof HandoffError) || error.reason !== "diverged") throw error;
+        const conflicts = (error.details as { conflicts?: string[] } | undefined)?.conflicts;
+        facts.changes_not_applied = { message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(conflicts ? { conflicts } : {}) };
+      }
+    } else {
+      facts.apply_command = `${again} --apply-changes`;
+    }
+  }
+  return { kind: "orientation", ...result, ...facts, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+}
 
 /**
  * Discovery without a source: a shortlist of likely handoffs in `boundary` (else the managed
@@ -148,6 +204,19 @@ async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
   return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
+/** `--paste`: the share URL typed or pasted at a prompt that does not echo it (never in argv or shell history). */
+async function urlFromPrompt(io: Io): Promise<Selection & { kind: "url" }> {
+  if (!io.stdinIsTTY) throw new HandoffError("usage", "--paste asks for the share URL on the terminal, and stdin is not one", { hint: "an agent or script pipes it instead: printf '%s' \"$URL\" | handoff resume --url-stdin" });
+  const { readHidden } = await import("../platform/terminal.js");
+  const answer = await readHidden(io.stdin as NodeJS.ReadStream, process.stderr, "Paste the share URL (it is not shown), then Enter: ", URL_STDIN_LIMIT);
+  if (answer === "cancelled") throw new HandoffError("usage", "--paste: cancelled; nothing was read", { hint: "run 'handoff resume --paste' again" });
+  const url = answer === "too_long" ? "" : answer.trim();
+  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
+    throw new HandoffError("usage", "--paste: that is not one http(s) share URL", { hint: "copy the whole link, including everything after '#', and run 'handoff resume --paste' again" });
+  }
+  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
+}
+
 type Selection =
   | { kind: "file"; path: string; label: string }
   | { kind: "stdin"; label: string }
@@ -183,10 +252,11 @@ function folder(path: string, flag: string): string {
   return path;
 }
 
-/** A source's text; a share link also says how many views it has left after this read. */
-async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<{ text: string; views_left?: number | null }> {
+/** A source's text; a share link also says how many views it has left after this read, and may carry a changes bundle. */
+async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<{ text: string; views_left?: number | null; changes?: Uint8Array }> {
   let bytes: Uint8Array | "too_large";
   let viewsLeft: number | null | undefined;
+  let changes: Uint8Array | undefined;
   if (selection.kind === "stdin") {
     if (io.stdinIsTTY) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await readStdin(io, SOURCE_LIMIT);
@@ -194,18 +264,19 @@ async function readSource(selection: Exclude<Selection, { kind: "folder" } | { k
     const read = await readUrl(selection.url, io);
     bytes = read.bytes;
     viewsLeft = read.views_left;
+    changes = read.changes;
   } else {
     bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
   }
   if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
   const text = decodeUtf8(bytes, selection.label, "unreadable");
-  return viewsLeft === undefined ? { text } : { text, views_left: viewsLeft };
+  return { text, ...(viewsLeft === undefined ? {} : { views_left: viewsLeft }), ...(changes ? { changes } : {}) };
 }
 
-async function readUrl(url: string, io: Io): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
+async function readUrl(url: string, io: Io): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array }> {
   const { readShareUrl } = await import("../resume/share-source.js");
   const shared = await readShareUrl(url, io);
-  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left };
+  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left, ...(shared.changes ? { changes: shared.changes } : {}) };
   let response;
   try {
     response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });

@@ -1,4 +1,7 @@
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
+import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } from "../../shared/changes/bundle.js";
+import { withChanges } from "../../shared/crypto/payload.js";
+import { captureGit } from "../git.js";
 import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
@@ -30,6 +33,9 @@ export interface PublishFileOptions {
   server?: string;
   redact: boolean;
   now?: () => Date;
+  /** --with-changes: the bundle beside FILE (named in its frontmatter), else captured now in `cwd`. */
+  withChanges?: boolean;
+  cwd?: string;
 }
 
 export interface PublishResult {
@@ -43,7 +49,16 @@ export interface PublishResult {
   resume_command: string;
   revoke_command: string;
   redaction: RedactionSummary;
+  /** Set when the uncommitted work travels sealed with it (payload format 2). */
+  changes?: ChangesSummary;
 }
+
+/**
+ * The resume command we print and copy for a share link: the URL is its key, so it never goes on
+ * a command line (process list, shell history). `--paste` asks for it without echo; an agent
+ * pipes it to `--url-stdin` instead (docs/cli.md, "Keeping the key off the command line").
+ */
+export const RESUME_BY_PASTE = "handoff resume --paste";
 
 export const SHARE_WARNINGS = [
   "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
@@ -53,7 +68,19 @@ export const SHARE_WARNINGS = [
 /** `handoff publish FILE`: read the file once, then publish what was read. */
 export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
   const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
-  return publishDocument({ ...options, text }, deps);
+  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env) : undefined;
+  return publishDocument({ ...options, text, ...(changes ? { changes } : {}) }, deps);
+}
+
+/** The bundle `create --with-changes` wrote beside the handoff when it names one, else one captured now. */
+async function changesFor(path: string, text: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Uint8Array> {
+  const { readChangesBeside } = await import("../changes/beside.js");
+  const beside = readChangesBeside(path, text);
+  if (beside) return beside;
+  const git = await captureGit(cwd, env);
+  if (!git?.head) throw new HandoffError("usage", "--with-changes: the handoff names no changes bundle, and this folder is not a git checkout with a commit to capture one from", { hint: "run it in the checkout, or leave out --with-changes" });
+  const { captureChanges } = await import("../changes/capture.js");
+  return encodeChanges(await captureChanges(git.toplevel, env));
 }
 
 export interface PublishDocumentOptions extends PublishFileOptions {
@@ -63,6 +90,8 @@ export interface PublishDocumentOptions extends PublishFileOptions {
   label?: DocumentLabel;
   /** Set when the caller already redacted `text`: its summary is reported and no second scan runs. */
   redaction?: RedactionSummary;
+  /** An encoded changes bundle (already scanned when it was captured) to seal with the document. */
+  changes?: Uint8Array;
 }
 
 export interface PublishDeps {
@@ -86,7 +115,24 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
   // time stands in, and the document keeps its own value inside.
   const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
-  const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
+  const meta = { format: label.format, file_name: basename(options.path), created_at: createdAt };
+  let changes: ChangesSummary | undefined;
+  let sealing: { body: Uint8Array; trailing?: Uint8Array; meta: typeof meta } = { body: plaintext, meta };
+  if (options.changes) {
+    const bundle = decodeChanges(options.changes);
+    if (!bundle.ok) throw bundle.error;
+    changes = summarizeChanges(bundle.value);
+    const framed = withChanges(plaintext, options.changes);
+    const size = framed.body.length + framed.trailing.length;
+    if (size > MAX_PLAINTEXT) {
+      throw new HandoffError("too_large", `the handoff and its changes come to ${size} bytes, more than the ${MAX_PLAINTEXT} one envelope carries; the local handoff is kept: ${options.path}`, {
+        hint: "commit some of the work and publish again, or leave out --with-changes",
+        details: { path: options.path },
+      });
+    }
+    sealing = { body: framed.body, trailing: framed.trailing, meta: { ...meta, ...framed.meta } };
+  }
+  const { ciphertext, key } = await sealHandoff(sealing.body, sealing.meta, sealing.trailing);
   // The server stores the read token's hash, so the id alone never opens (or spends) the link.
   const readToken = await deriveReadToken(key);
 
@@ -137,9 +183,10 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     max_views: published.max_views,
     scope: published.scope,
     warnings,
-    resume_command: `handoff resume ${shellQuote(url)}`,
+    resume_command: RESUME_BY_PASTE,
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
+    ...(changes ? { changes } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ChangesSummary } from "../../shared/changes/bundle.js";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import type { DiscoveryResult } from "../discover/discover.js";
 import type { OrientationResult } from "./orient.js";
@@ -52,7 +53,7 @@ function filterText(result: DiscoveryResult): string {
   return result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : "";
 }
 
-export function formatOrientation(result: OrientationResult, color = false): string {
+export function formatOrientation(result: OrientationResult & ChangesView, color = false): string {
   const o = result.orientation;
   // Only our labels, counts and verdicts stand outside a fence: every string the source's author
   // wrote (extracted sections, phase names, paths in drift, suggestions built from them) is
@@ -97,6 +98,7 @@ export function formatOrientation(result: OrientationResult, color = false): str
     }
     quoted.push("");
   }
+  changesLines(result, lines, quoted);
   if (result.hard_divergence) {
     // A kernel source stops on a commit not fetched or a HEAD behind too (its reference's
     // severities), but those have a command: say so instead of "reconcile".
@@ -112,6 +114,37 @@ export function formatOrientation(result: OrientationResult, color = false): str
   lines.push(...untrustedBlock(result.body));
   lines.push("", "Nothing was executed, changed or marked consumed.");
   return lines.join("\n");
+}
+
+/**
+ * What the changes bundle holds (or what --apply-changes did): our counts outside the fence,
+ * the sender's paths and reasons inside it.
+ */
+function changesLines(result: OrientationResult & ChangesView, lines: string[], quoted: string[]): void {
+  const changes = result.changes;
+  if (!changes) return;
+  const files = changes.tracked.length + changes.untracked.length;
+  const size = `${files} file${files === 1 ? "" : "s"}, ${formatBytes(changes.total_bytes)}${changes.left_out.length > 0 ? `, ${changes.left_out.length} left out by the sender` : ""}`;
+  if (result.changes_applied) lines.push(`Changes bundle applied (${result.changes_applied.mode === "at_base" ? "onto the recorded commit" : "three-way onto a descendant of the recorded commit"}): ${size}; staged, nothing committed.`, "");
+  else if (result.changes_not_applied) lines.push(`Changes bundle NOT applied (${size}): the checkout is untouched; the reason is on stderr.`, "");
+  else lines.push(`Changes bundle: ${size}, captured at ${changes.base.head.slice(0, 12)}; not applied. Apply it with: ${result.apply_command ?? "--apply-changes"}`, "");
+  quoted.push("Changes bundle (the sender's uncommitted work)");
+  for (const t of changes.tracked) quoted.push(`  changed    ${oneLine(t.path)} (${t.binary ? "binary, " : ""}${formatBytes(t.bytes)} of patch)`);
+  for (const u of changes.untracked) quoted.push(`  untracked  ${oneLine(u.path)} (${formatBytes(u.bytes)})`);
+  for (const l of changes.left_out) quoted.push(`  left out   ${oneLine(l.path)}: ${oneLine(l.reason)}`);
+  for (const c of result.changes_not_applied?.conflicts ?? []) quoted.push(`  conflict   ${oneLine(c)}`);
+  quoted.push("");
+}
+
+function formatBytes(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+interface ChangesView {
+  changes?: ChangesSummary;
+  apply_command?: string;
+  changes_applied?: { mode: "at_base" | "three_way" };
+  changes_not_applied?: { conflicts?: string[] };
 }
 
 function section(lines: string[], title: string, items: string[]): void {

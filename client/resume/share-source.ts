@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { readPayload } from "../../shared/crypto/payload.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
@@ -16,7 +17,7 @@ import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-ap
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Uint8Array; changes?: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -36,8 +37,10 @@ export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Ui
     `reading ${server}/h/${id} (waiting for the server)...`,
     withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, callOptionsFor(io.env))),
   );
-  const { plaintext } = await openHandoff(fetched.bytes, key);
-  return { plaintext, views_left: fetched.views_left };
+  const payload = readPayload(await openHandoff(fetched.bytes, key));
+  if (!payload.ok) throw payload.error;
+  const { document, changes } = payload.value;
+  return { plaintext: document, ...(changes ? { changes } : {}), views_left: fetched.views_left };
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */

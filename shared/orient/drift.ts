@@ -124,7 +124,7 @@ export function computeDrift(recorded: RecordedState, observed: ObservedState, o
       message: `${path} is named in the handoff but does not exist in this checkout`,
       path,
     })),
-    ...remapDrift(observed),
+    ...remapDrift(recorded, observed),
   ];
   return options.kernel ? items.map((item) => (KERNEL_HARD.has(item.event) && item.status !== "ok" ? { ...item, severity: "hard" } : item)) : items;
 }
@@ -349,9 +349,10 @@ function worktreeDrift(recorded: RecordedState, observed: ObservedState): DriftI
   }];
 }
 
-function remapDrift(observed: ObservedState): DriftItem[] {
+function remapDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
   const map = observed.remapped;
-  if (!map) return [];
+  // Said when it changes something: paths to map, or a recorded worktree not reported missing.
+  if (!map || (map.paths.length === 0 && !recorded.worktree_path)) return [];
   const count = map.paths.length;
   const example = map.paths[0] ? ` (${map.paths[0].path} is read here as ${map.paths[0].mapped})` : "";
   const items: DriftItem[] = [{

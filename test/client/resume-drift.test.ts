@@ -57,7 +57,7 @@ describe("drift of a ce handoff in a real git repository", () => {
     writeFileSync(join(repo, "README.md"), "# App, edited\n");
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(0);
-    expect(result.drift.find((d) => d.event.startsWith("dirty_"))).toMatchObject({ event: "dirty_changed", severity: "warn", expected: false, actual: true });
+    expect(result.drift.find((d: DriftItem) => d.event.startsWith("dirty_"))).toMatchObject({ event: "dirty_changed", severity: "warn", expected: false, actual: true });
 
     const dirty = await createHandoff(box, repo, CE_BODY, ["--title", "Dirty capture"]);
     const diff = execFileSync("git", ["diff", "--binary", "HEAD"], { cwd: repo });
@@ -75,7 +75,7 @@ describe("drift of a ce handoff in a real git repository", () => {
     git(repo, "reset", "-q", "--hard", "HEAD~1");
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(0);
-    const item = result.drift.find((d) => d.event === "commit_diverged");
+    const item = result.drift.find((d: DriftItem) => d.event === "commit_diverged");
     expect(item).toMatchObject({ severity: "warn", case: "behind", fix: `git merge --ff-only ${recorded.slice(0, 12)}` });
     expect(item?.message).toMatch(/^behind by 1 commit: /);
     expect(result.next_actions[0]).toBe(`fast-forward to the recorded commit first: git merge --ff-only ${recorded.slice(0, 12)}`);

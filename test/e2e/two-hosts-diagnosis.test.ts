@@ -70,7 +70,7 @@ async function publish(host: Host, body = BODY): Promise<string> {
 }
 
 /** B resumes the link twice (JSON, then text, so each link allows two views): both with the same exit code. */
-async function resumeOnB(b: Host, url: string): Promise<{ code: number; result: Orientation; text: string }> {
+async function resumeOnB(b: Host, url: string): Promise<{ code: number | null; result: Orientation; text: string }> {
   const machine = await b.run(["resume", "--url-stdin", "--json"], { input: url });
   const human = await b.run(["resume", "--url-stdin"], { input: url });
   expect(human.code, human.stderr).toBe(machine.code);
