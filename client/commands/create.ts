@@ -167,7 +167,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   // Built from the values in hand (no re-parse of the document, no YAML library loaded).
   const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
   if (!sufficient) {
-    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${missing.map((part) => MISSING_EXPLANATION[part]).join("; ")}; add it to the body and create again` });
+    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${missing.map((part) => MISSING_EXPLANATION[part]).join("; ")}, then create it again` });
   }
 
   const result: CreateResult = {
@@ -282,7 +282,9 @@ export const command = implement<typeof createSpec>()({
     // does): say so rather than drop them silently.
     if (format === "kernel" && (focus !== undefined || keywords.length > 0)) {
       throw new HandoffError("usage", `--format kernel has no place for ${focus !== undefined ? "FOCUS words" : "--keyword"}: a kernel.handoff/v1 manifest refuses keys its schema does not know`, {
-        hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
+        hint: focus !== undefined
+          ? "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase)"
+          : "drop --keyword: discovery finds a manifest by its identity.name (--title) and objective.goal",
       });
     }
     const body = await readBody(flags["body-file"], io);
@@ -299,10 +301,19 @@ export const command = implement<typeof createSpec>()({
     const { publishDocument } = await publishing;
     // The document just written is published from memory: nothing is read back from disk, and
     // it was redacted once already (the publish keeps that summary instead of scanning again).
-    const published = await publishDocument(
-      { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes } : {}), ...publishFlags, redact: !flags["no-redact"] },
-      { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress },
-    );
+    let published: PublishResult;
+    try {
+      published = await publishDocument(
+        { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes } : {}), ...publishFlags, redact: !flags["no-redact"] },
+        { env: io.env, home: io.env.HOME ?? homedir(), progress: io.progress },
+      );
+    } catch (error) {
+      // The handoff was written: what a successful create says about it (redaction, warnings,
+      // retention) still holds, and is said before the publish error.
+      const report = created.result.format === CE_CONTRACT ? formatCreateReport(created.result as CreateResult, { closing: false }) : formatKernelReport(created.result as KernelCreateResult, { closing: false });
+      io.err(report);
+      throw error;
+    }
     return { ...created.result, published, resume_command: published.resume_command, local_resume_command: created.result.resume_command };
   },
   human(result, { json }) {

@@ -19,7 +19,7 @@ export const command = implement<typeof pruneSpec>()({
     if (flags["older-than"] === undefined) {
       throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d' (add --dry-run to see what it would delete)" });
     }
-    const seconds = parseDuration(flags["older-than"], "--older-than");
+    const seconds = parseDuration(flags["older-than"], "--older-than", "prune removes handoffs older than an age of at least one second (--older-than 1s removes all but this second's)");
     const cutoff = Date.now() - seconds * 1000;
     const { entries, warnings } = listStore(io.env);
     // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.

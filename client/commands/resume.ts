@@ -16,6 +16,7 @@ import type { OrientationResult } from "../resume/orient.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 import { oneLine } from "../platform/terminal.js";
+import { urlFromPrompt, urlFromStdin } from "../resume/url-input.js";
 import type { ChangesSummary } from "../../shared/changes/bundle.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import type { AppliedChanges } from "../changes/apply.js";
@@ -45,7 +46,7 @@ export const command = implement<typeof resumeSpec>()({
       if (positionals.length > 0 || flags.in !== undefined) {
         throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
       }
-      const selection = await urlFromStdin(io);
+      const selection = { kind: "url" as const, ...(await urlFromStdin(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
       return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io);
     }
@@ -53,7 +54,7 @@ export const command = implement<typeof resumeSpec>()({
       if (positionals.length > 0 || flags.in !== undefined || flags["url-stdin"]) {
         throw new HandoffError("usage", "--paste asks for the share URL: pass no SOURCE, keywords, --in or --url-stdin with it", { hint: "handoff resume --paste" });
       }
-      const selection = await urlFromPrompt(io);
+      const selection = { kind: "url" as const, ...(await urlFromPrompt(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
       return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io);
     }
@@ -187,34 +188,6 @@ async function peek(selection: Selection, io: Io): Promise<HandoffMeta> {
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../resume/share-source.js");
   return peekShareUrl(selection.url, io);
-}
-
-/** A share URL is short; more than this on stdin is not one. */
-const URL_STDIN_LIMIT = 8 * 1024;
-
-/** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
-async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
-  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  const bytes = await readStdin(io, URL_STDIN_LIMIT);
-  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_STDIN_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
-  const url = new TextDecoder().decode(bytes).trim();
-  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
-    throw new HandoffError("usage", "--url-stdin: stdin must hold one http(s) share URL and nothing else", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  }
-  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
-}
-
-/** `--paste`: the share URL typed or pasted at a prompt that does not echo it (never in argv or shell history). */
-async function urlFromPrompt(io: Io): Promise<Selection & { kind: "url" }> {
-  if (!io.stdinIsTTY) throw new HandoffError("usage", "--paste asks for the share URL on the terminal, and stdin is not one", { hint: "an agent or script pipes it instead: printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  const { readHidden } = await import("../platform/terminal.js");
-  const answer = await readHidden(io.stdin as NodeJS.ReadStream, process.stderr, "Paste the share URL (it is not shown), then Enter: ", URL_STDIN_LIMIT);
-  if (answer === "cancelled") throw new HandoffError("usage", "--paste: cancelled; nothing was read", { hint: "run 'handoff resume --paste' again" });
-  const url = answer === "too_long" ? "" : answer.trim();
-  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
-    throw new HandoffError("usage", "--paste: that is not one http(s) share URL", { hint: "copy the whole link, including everything after '#', and run 'handoff resume --paste' again" });
-  }
-  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
 type Selection =

@@ -1,3 +1,4 @@
+import { MAX_VIEWS_LIMIT } from "../../shared/api/limits.js";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import * as z from "zod";
@@ -32,9 +33,14 @@ function tool<S extends z.ZodRawShape>(definition: ToolDefinition<S>): ToolDefin
   return definition;
 }
 
+const WITH_CHANGES = z
+  .boolean()
+  .optional()
+  .describe("Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named. The receiver applies it only when asked (resume --apply-changes).");
+
 const publishOptions = {
   expires: z.string().optional().describe("How long the link lives: 30m, 12h, 7d (server default 7d)"),
-  max_views: z.int().min(1).optional().describe("Views allowed (default: unlimited until expiry)"),
+  max_views: z.int().min(1).max(MAX_VIEWS_LIMIT).optional().describe(`Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry)`),
   scope: z.enum(["link", "team"]).optional().describe("link: anyone with the URL; team: your team's tokens only"),
   server: z.string().optional().describe("Publishing server (else HANDOFF_SERVER or the config file)"),
 };
@@ -68,11 +74,13 @@ export const TOOLS = [
       to: z.string().optional().describe("A file or existing folder to write to instead of the managed store"),
       format: z.enum(["ce", "kernel"]).optional(),
       pins: z.array(z.string()).optional().describe("With format 'kernel': repository files to pin by sha256"),
+      with_changes: WITH_CHANGES,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
       const { captureGit } = await import("../git.js");
       const deps = { now: () => new Date(), captureGit };
+      if (args.format === "kernel" && args.with_changes) throw new HandoffError("usage", "with_changes goes with a ce-handoff", { hint: "publish the manifest with with_changes instead" });
       if (args.format === "kernel") {
         const { createKernelHandoff } = await import("../commands/create-kernel.js");
         const created = await createKernelHandoff({ partialText: args.body, name: args.title, pins: args.pins ?? [], to: args.to, cwd: io.cwd, env: io.env, redact: true }, deps);
@@ -91,6 +99,7 @@ export const TOOLS = [
           cwd: io.cwd,
           env: io.env,
           redact: true,
+          withChanges: args.with_changes === true,
         },
         deps,
       );
@@ -102,12 +111,12 @@ export const TOOLS = [
     title: "Publish a handoff",
     description:
       "Encrypt a local handoff on this machine and publish it; returns an access-limited share URL whose #fragment is the key. The local file is never changed. Tell the user the URL is the key.",
-    inputSchema: { path: z.string().min(1).describe("The local handoff file"), ...publishOptions },
+    inputSchema: { path: z.string().min(1).describe("The local handoff file"), ...publishOptions, with_changes: WITH_CHANGES },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     async run(args, io) {
       const { publishFile } = await import("../publish/publish-file.js");
       const flags = await publishFlags(args);
-      const result = await publishFile({ path: resolve(io.cwd, args.path), ...flags, redact: true }, { env: io.env, home: io.env.HOME ?? homedir() });
+      const result = await publishFile({ path: resolve(io.cwd, args.path), ...flags, redact: true, withChanges: args.with_changes === true, cwd: io.cwd }, { env: io.env, home: io.env.HOME ?? homedir() });
       return { result: asRecord(result) };
     },
   }),

@@ -18,6 +18,7 @@ import { readTextFile, tooLarge } from "../read-file.js";
 import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../shared/size-limits.js";
 import { callOptionsFor, publishCiphertext } from "./server-api.js";
 import { recordTimestamp } from "../../shared/timestamps.js";
+import { formatDuration } from "../../shared/duration.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -60,10 +61,15 @@ export interface PublishResult {
  */
 export const RESUME_BY_PASTE = "handoff resume --paste";
 
-export const SHARE_WARNINGS = [
-  "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
-  "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
-];
+/** What the holder of the link can do depends on its scope: a team link also needs a team token. */
+export function shareWarnings(scope: Scope): string[] {
+  return [
+    scope === "team"
+      ? "the URL is the key: whoever holds it and a token of your team can read this handoff until it expires, its views are used up, or you revoke it"
+      : "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
+    "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
+  ];
+}
 
 /** `handoff publish FILE`: read the file once, then publish what was read. */
 export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
@@ -147,7 +153,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
     const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace("<SERVER>", server);
     const hint = refused ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts` : error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry";
-    throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {
+    throw new HandoffError(error.reason, `${refused === "--expires" ? expiresInWords(error.message, options.expiresIn) : error.message}; the local handoff is kept: ${options.path}`, {
       // The transport's hints already end in "then retry": the command completes the sentence.
       hint: `${hint}: ${again}`,
       details: { ...error.details, path: options.path, retry_command: again },
@@ -174,7 +180,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   } catch (error) {
     warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
   }
-  warnings.push(...SHARE_WARNINGS);
+  warnings.push(...shareWarnings(published.scope));
   return {
     path: options.path,
     url,
@@ -188,6 +194,22 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     redaction: redacted.summary,
     ...(changes ? { changes } : {}),
   };
+}
+
+/**
+ * The server states its bounds in the API's unit (seconds of expires_in); the user wrote a
+ * duration: say both bounds and the value the way --expires takes them.
+ *
+ * @example
+ * ```ts
+ * expiresInWords("expires_in must be a whole number from 300 to 2592000, got '240'", 240)
+ * // "--expires 4m is outside what this server allows (5m to 30d)"
+ * ```
+ */
+export function expiresInWords(message: string, expiresIn: number | undefined): string {
+  const bounds = /from (\d+) to (\d+)/.exec(message);
+  if (!bounds || expiresIn === undefined) return message;
+  return `--expires ${formatDuration(expiresIn)} is outside what this server allows (${formatDuration(Number(bounds[1]))} to ${formatDuration(Number(bounds[2]))})`;
 }
 
 /** Where the document goes and with which token; a missing server or team token stops here. */

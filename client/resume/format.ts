@@ -19,7 +19,9 @@ export function formatShortlist(result: DiscoveryResult): string {
     if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.map(oneLine).join("; ")}`);
   });
   lines.push(...notIndexedLines(result));
-  lines.push("", "Nothing was selected. Choose one and resume from it:", "", fenceBlock(resumeCommand(result.candidates[0]?.path ?? "<path>")));
+  // Every candidate gets the same copyable block: the first is not the choice.
+  lines.push("", "Nothing was selected. Choose one and resume from it:");
+  result.candidates.forEach((c, i) => lines.push("", `${i + 1}.`, fenceBlock(resumeCommand(c.path))));
   return lines.join("\n");
 }
 

@@ -45,7 +45,8 @@ export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Ui
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */
 export async function peekShareUrl(url: string, io: Io) {
-  const share = parseShareUrl(url);
+  // Metadata needs no key: a damaged #key is no reason to refuse a peek.
+  const share = parseShareUrl(url.replace(/#.*$/s, ""));
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
   const teamToken = await teamTokenFor(server, io);
