@@ -21,7 +21,8 @@ export function formatShortlist(result: DiscoveryResult): string {
   lines.push(...notIndexedLines(result));
   // Every candidate gets the same copyable block: the first is not the choice.
   lines.push("", "Nothing was selected. Choose one and resume from it:");
-  result.candidates.forEach((c, i) => lines.push("", `${i + 1}.`, fenceBlock(resumeCommand(c.path))));
+  if (result.candidates.length <= 1) lines.push("", fenceBlock(resumeCommand(result.candidates[0]?.path ?? "<path>")));
+  else result.candidates.forEach((c, i) => lines.push("", `${i + 1}.`, fenceBlock(resumeCommand(c.path))));
   return lines.join("\n");
 }
 
