@@ -1,4 +1,5 @@
-import { dirname, join } from "node:path";
+import { lstatSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { readFrontmatter } from "../../shared/ce/read-frontmatter.js";
 import { HandoffError } from "../../shared/errors.js";
 import { MAX_DOCUMENT_BYTES } from "../../shared/size-limits.js";
@@ -7,10 +8,12 @@ import { readRegularFile } from "../read-file.js";
 /**
  * The changes bundle a local handoff names in its frontmatter (`changes: "<name>.changes"`,
  * written by create --with-changes), read from the handoff's own folder. A name that is not a
- * bare file name is refused (the document may come from anyone); none named: undefined.
+ * bare file name is refused (the document may come from anyone). None named: `<stem>.changes`
+ * beside it when that exists (what the share page's "Download changes" saves), else undefined.
  */
 export function readChangesBeside(path: string, text: string): Uint8Array | undefined {
-  const name = changesName(text);
+  const stem = `${basename(path).replace(/\.[^.]*$/, "")}.changes`;
+  const name = changesName(text) ?? (lstatSync(join(dirname(path), stem), { throwIfNoEntry: false })?.isFile() ? stem : undefined);
   if (name === undefined) return undefined;
   if (!/^[^/\\\0]+\.changes$/.test(name) || name.startsWith(".")) {
     throw new HandoffError("invalid_document", `the handoff names its changes bundle '${name}', which is not a bare *.changes file name`, { hint: "fix or drop the 'changes' frontmatter key" });

@@ -3,7 +3,7 @@ import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } f
 import { withChanges } from "../../shared/crypto/payload.js";
 import { captureGit } from "../git.js";
 import type { Scope } from "../../shared/api/limits.js";
-import { shellQuote } from "../../shared/ce/resume-command.js";
+import { SHARE_RESUME_COMMAND, shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { SealMetaSchema } from "../../shared/crypto/frame.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
@@ -54,12 +54,6 @@ export interface PublishResult {
   changes?: ChangesSummary;
 }
 
-/**
- * The resume command we print and copy for a share link: the URL is its key, so it never goes on
- * a command line (process list, shell history). `--paste` asks for it without echo; an agent
- * pipes it to `--url-stdin` instead (docs/cli.md, "Keeping the key off the command line").
- */
-export const RESUME_BY_PASTE = "handoff resume --paste";
 
 /** What the holder of the link can do depends on its scope: a team link also needs a team token. */
 export function shareWarnings(scope: Scope): string[] {
@@ -189,7 +183,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     max_views: published.max_views,
     scope: published.scope,
     warnings,
-    resume_command: RESUME_BY_PASTE,
+    resume_command: SHARE_RESUME_COMMAND,
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
     ...(changes ? { changes } : {}),
