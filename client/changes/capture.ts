@@ -38,19 +38,21 @@ export async function captureChanges(toplevel: string, env: NodeJS.ProcessEnv): 
 
   const left_out: ChangesBundle["manifest"]["left_out"] = [];
   const kept: { path: string; part: Uint8Array; binary: boolean }[] = [];
-  tracked.forEach((path, i) => {
+  for (const [i, path] of tracked.entries()) {
     const part = parts[i];
-    if (part === undefined) return void left_out.push({ path, reason: "git wrote its name in a form this client does not split (quoted); commit it or rename it" });
+    if (part === undefined) {
+      left_out.push({ path, reason: "git wrote its name in a form this client does not split (quoted); commit it or rename it" });
+      continue;
+    }
     const text = new TextDecoder("latin1").decode(part);
     const binary = /\nGIT binary patch\n/.test(text);
     // A binary patch is base85: scan the file itself (what the patch rebuilds) instead; one that
     // exists but cannot be read to scan is not sent (fail closed).
     const scanned = binary ? workingBytes(toplevel, path) : part;
-    if (scanned === "unscannable") return void left_out.push({ path, reason: "a binary file that could not be read to scan for secrets: left out, never sent" });
-    const secret = secretIn(scanned);
-    if (secret) return void left_out.push({ path, reason: secret });
-    kept.push({ path, part, binary });
-  });
+    const secret = scanned === "unscannable" ? "a binary file that could not be read to scan for secrets: left out, never sent" : secretIn(scanned);
+    if (secret) left_out.push({ path, reason: secret });
+    else kept.push({ path, part, binary });
+  }
 
   const files: { path: string; mode: "100644" | "100755"; bytes: Uint8Array }[] = [];
   for (const path of untracked) {

@@ -22,7 +22,7 @@ export function formatShortlist(result: DiscoveryResult): string {
   // Every candidate gets the same copyable block: the first is not the choice.
   lines.push("", "Nothing was selected. Choose one and resume from it:");
   if (result.candidates.length <= 1) lines.push("", fenceBlock(resumeCommand(result.candidates[0]?.path ?? "<path>")));
-  else result.candidates.forEach((c, i) => lines.push("", `${i + 1}.`, fenceBlock(resumeCommand(c.path))));
+  else for (const [i, c] of result.candidates.entries()) lines.push("", `${i + 1}.`, fenceBlock(resumeCommand(c.path)));
   return lines.join("\n");
 }
 

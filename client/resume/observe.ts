@@ -129,7 +129,7 @@ async function dirtyBesides(toplevel: string, sourcePath: string, env: NodeJS.Pr
  */
 function remapPaths(recorded: RecordedState, absolute: string[], toplevel: string): ObservedState["remapped"] {
   const from = (recorded.worktree_path ?? recorded.cwd)?.replace(/\/+$/, "");
-  if (!from || !from.startsWith("/") || (!recorded.repo_root_sha && !recorded.repository)) return undefined;
+  if (!from?.startsWith("/") || (!recorded.repo_root_sha && !recorded.repository)) return undefined;
   if (from === toplevel) return undefined;
   try {
     if (realpathSync(from) === realpathSync(toplevel)) return undefined;
