@@ -97,7 +97,7 @@ export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   if (head + length > bytes.length) return malformed("the manifest length runs past the end");
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(head, head + length)));
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes.subarray(head, head + length)));
   } catch {
     return malformed("the manifest is not UTF-8 JSON");
   }
