@@ -56,7 +56,11 @@ export async function applyChanges(bundle: ChangesBundle, cwd: string, env: Node
   else if ((await git(["cat-file", "-e", `${base}^{commit}`])).code !== 0) {
     throw refuse(`the bundle was captured at commit ${short}, which this clone does not have`, "fetch it (git fetch), check it out or a descendant of it, then apply again");
   } else if ((await git(["merge-base", "--is-ancestor", base, "HEAD"])).code === 0) mode = "three_way";
-  else throw refuse(`HEAD ${head.slice(0, 12)} is neither the bundle's commit ${short} nor a descendant of it`, `check out ${short} or a branch that contains it (git switch --detach ${short}), then apply again`);
+  else
+    throw refuse(
+      `HEAD ${head.slice(0, 12)} is neither the bundle's commit ${short} nor a descendant of it`,
+      `check out ${short} or a branch that contains it (git switch --detach ${short}), then apply again`,
+    );
 
   const scratch = mkdtempSync(join(tmpdir(), "handoff-apply-"));
   const written: string[] = [];
@@ -76,9 +80,18 @@ export async function applyChanges(bundle: ChangesBundle, cwd: string, env: Node
         const rehearsal = await git(["apply", "--cached", "--3way", "--binary", patch], index);
         if (rehearsal.code !== 0) {
           const unmerged = await git(["ls-files", "-u", "-z"], index);
-          const conflicts = [...new Set(unmerged.stdout.split("\0").filter(Boolean).map((line) => line.slice(line.indexOf("\t") + 1)))];
+          const conflicts = [
+            ...new Set(
+              unmerged.stdout
+                .split("\0")
+                .filter(Boolean)
+                .map((line) => line.slice(line.indexOf("\t") + 1)),
+            ),
+          ];
           throw refuse(
-            conflicts.length > 0 ? `the changes conflict with this checkout in ${list(conflicts)}` : `the changes do not apply onto HEAD ${head.slice(0, 12)}: ${rehearsal.failure ?? "git apply --3way refused them"}`,
+            conflicts.length > 0
+              ? `the changes conflict with this checkout in ${list(conflicts)}`
+              : `the changes do not apply onto HEAD ${head.slice(0, 12)}: ${rehearsal.failure ?? "git apply --3way refused them"}`,
             `nothing was applied; check out ${short} (the commit they were captured at) and apply there, or resolve by hand`,
             { conflicts },
           );

@@ -17,7 +17,8 @@ import { readRegularFile } from "../read-file.js";
 export async function captureChanges(toplevel: string, env: NodeJS.ProcessEnv): Promise<ChangesBundle> {
   const git = async (args: string[]) => {
     const run = await runGit(args, { cwd: toplevel, env, maxBytes: 64 * 1024 * 1024 });
-    if (run.failure !== undefined) throw new HandoffError("io_failed", `git ${args.find((a) => !a.startsWith("-"))} failed while capturing the changes: ${run.failure}`, { hint: "check the repository; nothing was written" });
+    if (run.failure !== undefined)
+      throw new HandoffError("io_failed", `git ${args.find((a) => !a.startsWith("-"))} failed while capturing the changes: ${run.failure}`, { hint: "check the repository; nothing was written" });
     return run.stdout;
   };
   const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
@@ -27,9 +28,13 @@ export async function captureChanges(toplevel: string, env: NodeJS.ProcessEnv): 
   const tracked = (await git([...diffArgs, "--name-only", "-z"])).split("\0").filter(Boolean);
   const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z"])).split("\0").filter(Boolean);
   if (tracked.length + untracked.length > CHANGES_LIMITS.files) {
-    throw new HandoffError("too_large", `--with-changes: ${tracked.length} changed tracked and ${untracked.length} untracked files, more than the ${CHANGES_LIMITS.files} a changes bundle carries; nothing was written`, {
-      hint: "commit or stash some of the work (or add build output to .gitignore), or leave out --with-changes",
-    });
+    throw new HandoffError(
+      "too_large",
+      `--with-changes: ${tracked.length} changed tracked and ${untracked.length} untracked files, more than the ${CHANGES_LIMITS.files} a changes bundle carries; nothing was written`,
+      {
+        hint: "commit or stash some of the work (or add build output to .gitignore), or leave out --with-changes",
+      },
+    );
   }
   const patchRun = await runGit([...diffArgs, "--binary", "--full-index"], { cwd: toplevel, env, maxBytes: CHANGES_LIMITS.totalBytes * 8, binary: true });
   if (patchRun.overflow) throw overCap("the tracked changes' patch");

@@ -20,7 +20,8 @@ export interface UrlInput {
 /** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
 export async function urlFromStdin(io: Io, command: "resume" | "show"): Promise<UrlInput> {
   const example = `printf '%s' "$URL" | handoff ${command} --url-stdin`;
-  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: `${example} (or, typing it yourself: handoff ${command} --paste)` });
+  if (io.stdinIsTTY)
+    throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: `${example} (or, typing it yourself: handoff ${command} --paste)` });
   const bytes = await readStdin(io, URL_LIMIT);
   if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
   return checked(new TextDecoder().decode(bytes), "--url-stdin: stdin must hold one http(s) share URL and nothing else", example);
@@ -28,7 +29,10 @@ export async function urlFromStdin(io: Io, command: "resume" | "show"): Promise<
 
 /** `--paste`: the share URL typed or pasted at a prompt that does not echo it. */
 export async function urlFromPrompt(io: Io, command: "resume" | "show"): Promise<UrlInput> {
-  if (!io.stdinIsTTY) throw new HandoffError("usage", "--paste asks for the share URL on the terminal, and stdin is not one", { hint: `an agent or script pipes it instead: printf '%s' "$URL" | handoff ${command} --url-stdin` });
+  if (!io.stdinIsTTY)
+    throw new HandoffError("usage", "--paste asks for the share URL on the terminal, and stdin is not one", {
+      hint: `an agent or script pipes it instead: printf '%s' "$URL" | handoff ${command} --url-stdin`,
+    });
   const answer = await readHidden(io.stdin as NodeJS.ReadStream, process.stderr, "Paste the share URL (it is not shown), then Enter: ", URL_LIMIT);
   if (answer === "cancelled") throw new HandoffError("usage", "--paste: cancelled; nothing was read", { hint: `run 'handoff ${command} --paste' again` });
   return checked(answer === "too_long" ? "" : answer, "--paste: that is not one http(s) share URL", `copy the whole link, including everything after '#', and run 'handoff ${command} --paste' again`);

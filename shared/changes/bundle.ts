@@ -26,7 +26,10 @@ const PathSchema = z
   .string()
   .min(1)
   .max(4096)
-  .refine((p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p), "must be a plain repository-relative path");
+  .refine(
+    (p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p),
+    "must be a plain repository-relative path",
+  );
 
 const ManifestSchema = z.object({
   base: z.object({ head: z.string().regex(/^[0-9a-f]{40,64}$/), branch: z.string().min(1).optional() }),
@@ -91,7 +94,11 @@ export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   if (bytes.length < head || CHANGES_MAGIC.some((b, i) => bytes[i] !== b)) return malformed("it does not start with the changes bundle marker");
   const version = bytes[CHANGES_MAGIC.length];
   if (version !== CHANGES_VERSION) {
-    return err(new HandoffError("invalid_document", `unsupported changes bundle version ${version}: this client reads version ${CHANGES_VERSION}`, { hint: "upgrade the handoff CLI to one that reads this version" }));
+    return err(
+      new HandoffError("invalid_document", `unsupported changes bundle version ${version}: this client reads version ${CHANGES_VERSION}`, {
+        hint: "upgrade the handoff CLI to one that reads this version",
+      }),
+    );
   }
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(CHANGES_MAGIC.length + 1);
   if (head + length > bytes.length) return malformed("the manifest length runs past the end");

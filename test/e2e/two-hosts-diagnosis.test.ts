@@ -158,7 +158,13 @@ describe("the receiver's checkout, diagnosed with its fix (ce-handoff)", () => {
 describe("the same cases for a kernel manifest: kernel's event names and severities, the case and fix added", () => {
   const PARTIAL = {
     objective: { goal: "Make the uploader retry on 503", success_conditions: ["retry test green"] },
-    workflow: { phases: [{ name: "recon", status: "inherited", evidence: "read retry.ts" }, { name: "build", status: "required" }], invalidation_rules: [{ when: { event: "commit_diverged" }, invalidates: ["recon"] }] },
+    workflow: {
+      phases: [
+        { name: "recon", status: "inherited", evidence: "read retry.ts" },
+        { name: "build", status: "required" },
+      ],
+      invalidation_rules: [{ when: { event: "commit_diverged" }, invalidates: ["recon"] }],
+    },
     execution: { entry_phase: "build" },
   };
 

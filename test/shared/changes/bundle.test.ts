@@ -10,7 +10,14 @@ function bundle(over: Partial<ChangesBundle["manifest"]> = {}): ChangesBundle {
   const patch = utf8.encode("diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n");
   const file = new Uint8Array([0, 1, 2, 255]);
   return {
-    manifest: { base: { head: HEAD, branch: "main" }, patch_length: patch.length, tracked: [{ path: "x.txt", bytes: patch.length, binary: false }], files: [{ path: "bin/new.dat", mode: "100644", length: file.length }], left_out: [{ path: ".env", reason: "holds a secret" }], ...over },
+    manifest: {
+      base: { head: HEAD, branch: "main" },
+      patch_length: patch.length,
+      tracked: [{ path: "x.txt", bytes: patch.length, binary: false }],
+      files: [{ path: "bin/new.dat", mode: "100644", length: file.length }],
+      left_out: [{ path: ".env", reason: "holds a secret" }],
+      ...over,
+    },
     patch,
     files: [file],
   };
