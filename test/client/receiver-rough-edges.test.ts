@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { intFlag } from "../../client/args.js";
-import { expiresInWords, shareWarnings } from "../../client/publish/publish-file.js";
-import { isTask } from "../../client/resume/orient.js";
+import { intFlag } from "../../client/commands/args.js";
+import { expiresInWords, shareWarnings } from "../../client/ops/publish/publish-file.js";
+import { isTask } from "../../client/ops/orient/orient.js";
 import { parseShareKey } from "../../shared/crypto/key.js";
-import { parseDuration } from "../../shared/duration.js";
+import { parseDuration } from "../../shared/time/duration.js";
 import { MISSING_EXPLANATION } from "../../shared/orient/extract.js";
 import { runCli } from "../helpers/cli.js";
 

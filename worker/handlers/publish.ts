@@ -1,7 +1,7 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
 import { READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
-import { newHandoffId, newToken, sha256Base64Url } from "../../shared/tokens.js";
+import { newHandoffId, newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
@@ -40,11 +40,24 @@ async function readTokenHash(header: string | undefined): Promise<string> {
   return sha256Base64Url(header);
 }
 
+/**
+ * `?max_views=1&max_views=1000` is ambiguous (the first value would win silently, the opposite of
+ * what some proxies and frameworks do): a repeated option is refused, not guessed.
+ */
+function refuseRepeatedOptions(queries: Record<string, string[]>): void {
+  for (const [option, values] of Object.entries(queries)) {
+    if (values.length > 1) {
+      throw new HandoffError("invalid_option", `query option ${option} is given ${values.length} times`, { hint: `pass ${option} once`, details: { option } });
+    }
+  }
+}
+
 /** `POST /v1/handoffs`: stores the body under a fresh id and answers with the share link and owner token. */
 export async function publishHandoff(c: AppContext): Promise<Response> {
   const env = c.env;
   const config = readConfig(env);
   const credential = await resolveCredential(env, c.req.header("Authorization"));
+  refuseRepeatedOptions(c.req.queries());
   const parsed = parsePublishOptions(c.req.query(), config.expiry);
   if (!parsed.ok) throw parsed.error;
   const options = parsed.value;

@@ -1,0 +1,112 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { HandoffError } from "../../../shared/errors.js";
+import type { HandoffMeta } from "../../../shared/api/handoff.js";
+import { intFlag } from "../args.js";
+import { type HumanOutput, implement } from "../command.js";
+import type { resumeSpec } from "./spec.js";
+import type { DiscoveryResult } from "../../ops/discover/discover.js";
+import { discoverShortlist } from "../../ops/discover/shortlist.js";
+import type { OrientationResult } from "../../ops/orient/orient.js";
+import type { RunContext } from "../../lib/run-context.js";
+import { type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
+import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
+import { type Io, readStdin } from "../../platform/io.js";
+import { shellQuote } from "../../../shared/ce/resume-command.js";
+import { urlFromPrompt, urlFromStdin } from "../url-input.js";
+import { formatNothingFound, formatOrientation, formatShortlist } from "./format.js";
+import { oneLine } from "../../platform/terminal.js";
+
+export type ResumeResult =
+  | ({ kind: "discovery" } & DiscoveryResult)
+  | ({ kind: "orientation" } & OrientationResult & ChangesFacts)
+  | ({ kind: "peek" } & HandoffMeta);
+
+export const command = implement<typeof resumeSpec>()({
+  async run({ flags, positionals, io, ctx }): Promise<ResumeResult> {
+    const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
+    const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
+    if (flags["url-stdin"]) {
+      if (positionals.length > 0) {
+        throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE or keywords with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
+      }
+      const selection = { kind: "url" as const, ...(await urlFromStdin(io, "resume")) };
+      if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+      return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io, ctx);
+    }
+    if (flags.paste) {
+      if (positionals.length > 0) {
+        throw new HandoffError("usage", "--paste asks for the share URL: pass no SOURCE or keywords with it", { hint: "handoff resume --paste" });
+      }
+      const selection = { kind: "url" as const, ...(await urlFromPrompt(io, "resume")) };
+      if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+      return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io, ctx);
+    }
+    const [first, ...rest] = positionals;
+    let boundary = flags.in === undefined ? undefined : folder(resolve(ctx.cwd, flags.in), "--in");
+    let keywords = positionals;
+    if (first !== undefined && flags.in === undefined) {
+      const selection = classifySource(first, ctx.cwd);
+      if (selection.kind === "folder") {
+        boundary = selection.path;
+        keywords = rest;
+      } else if (selection.kind !== "keywords") {
+        if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+        if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
+        const again = selection.kind === "url" ? "handoff resume --paste" : selection.kind === "file" ? `handoff resume ${shellQuote(selection.path)}` : "handoff resume -";
+        return orientation(selection, again, flags["apply-changes"] === true, io, ctx);
+      }
+    }
+    if (flags["apply-changes"]) throw new HandoffError("usage", "--apply-changes goes with a SOURCE that carries a changes bundle", { hint: "run 'handoff resume <file-or-url> --apply-changes'" });
+    if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
+    const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, ctx);
+    return { kind: "discovery", ...result };
+  },
+  human(result, { color }): HumanOutput {
+    if (result.kind === "peek") {
+      const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
+      return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)`) };
+    }
+    if (result.kind === "orientation") {
+      const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
+      const notApplied = result.changes_not_applied ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}` : undefined;
+      const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
+      return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
+    }
+    const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
+    const { overBound } = result.searched.skipped;
+    if (overBound > 0) {
+      warnings.push(`note: ${overBound} older file${overBound === 1 ? " was" : "s were"} not considered (--max-candidates ${result.filters.max_candidates} per folder, most recent first); raise --max-candidates to search them`);
+    }
+    if (result.searched.truncated) warnings.push("note: the folder walk stopped at its entry limit; some files were not seen");
+    if (result.candidates.length === 0) return { err: [...warnings, formatNothingFound(result)].join("\n") };
+    return { ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}), out: formatShortlist(result) };
+  },
+  json: ({ kind: _kind, ...result }) => result,
+  outcome(result) {
+    if (result.kind === "peek") return "ok";
+    if (result.kind === "discovery") return result.candidates.length === 0 ? "nothing_found" : "ok";
+    if (result.hard_divergence || result.changes_not_applied) return "diverged";
+    return result.sufficient ? "ok" : "insufficient";
+  },
+});
+
+/**
+ * Orientation from one selected source, with what its changes bundle holds and, with `apply`,
+ * the bundle applied (or why not: the orientation is still returned, since reading a share
+ * link spent a view).
+ */
+async function orientation(selection: SourceSelection, again: string, apply: boolean, io: Io, ctx: RunContext): Promise<ResumeResult> {
+  const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
+  const text = await readSource(selection, ctx, stdin);
+  const result = await orientSource(selection, text, ctx);
+  const facts = await sourceChanges(selection, text, again, apply, ctx);
+  return { kind: "orientation", ...result, ...facts };
+}
+
+function folder(path: string, flag: string): string {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new HandoffError("usage", `${flag} ${path} is not a folder`, { hint: "pass an existing folder to search" });
+  }
+  return path;
+}
