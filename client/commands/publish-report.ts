@@ -14,6 +14,7 @@ export function formatPublishReport(result: PublishResult, options: { closing?: 
     `  views: ${result.max_views === null ? "unlimited until expiry" : `${result.max_views} allowed`}`,
     `  scope: ${result.scope === "team" ? "team (only your team's tokens can read it)" : "link (anyone holding the URL)"}`,
     `  revoke: ${result.revoke_command}`,
+    ...(result.changes ? [`  changes: ${result.changes.tracked.length + result.changes.untracked.length} files, ${result.changes.total_bytes} bytes sealed with it (payload format 2; the receiver applies them only with --apply-changes)`] : []),
     ...redactionLines(result.redaction),
     "",
     "Warnings:",

@@ -1,4 +1,5 @@
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { readPayload } from "../../shared/crypto/payload.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/api/share-url.js";
@@ -14,7 +15,7 @@ import { fetchCiphertext, fetchMeta } from "./server-api.js";
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plaintext: Uint8Array; changes?: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -34,13 +35,16 @@ export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plai
     `reading ${server}/h/${id} (waiting for the server)...`,
     withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, ctx.http())),
   );
-  const { plaintext } = await openHandoff(fetched.bytes, key);
-  return { plaintext, views_left: fetched.views_left };
+  const payload = readPayload(await openHandoff(fetched.bytes, key));
+  if (!payload.ok) throw payload.error;
+  const { document, changes } = payload.value;
+  return { plaintext: document, ...(changes ? { changes } : {}), views_left: fetched.views_left };
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */
 export async function peekShareUrl(url: string, ctx: RunContext) {
-  const share = parseShareUrl(url);
+  // Metadata needs no key: a damaged #key is no reason to refuse a peek.
+  const share = parseShareUrl(url.replace(/#.*$/s, ""));
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
   const teamToken = await teamTokenFor(server, ctx);

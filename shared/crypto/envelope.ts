@@ -26,7 +26,7 @@ export type { EnvelopeMeta, SealMeta } from "./frame.js";
  * const url = buildShareUrl(server, id, key);
  * ```
  */
-export async function sealHandoff(plaintext: Uint8Array, meta: SealMeta): Promise<{ ciphertext: Uint8Array; key: string }> {
+export async function sealHandoff(plaintext: Uint8Array, meta: SealMeta, trailing?: Uint8Array): Promise<{ ciphertext: Uint8Array; key: string }> {
   const checked = SealMetaSchema.safeParse(meta);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -41,7 +41,7 @@ export async function sealHandoff(plaintext: Uint8Array, meta: SealMeta): Promis
   header[MAGIC.length] = ENVELOPE_VERSION;
   header.set(crypto.getRandomValues(new Uint8Array(SALT_BYTES)), MAGIC.length + 1);
   header.set(crypto.getRandomValues(new Uint8Array(IV_BYTES)), MAGIC.length + 1 + SALT_BYTES);
-  const framed = frameHandoff(plaintext, { ...checked.data, byte_length: plaintext.length });
+  const framed = frameHandoff(plaintext, { ...checked.data, byte_length: plaintext.length }, trailing);
   const aesKey = await deriveKey(secret, saltOf(header));
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt({ name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 }, aesKey, framed),
@@ -63,7 +63,7 @@ export async function sealHandoff(plaintext: Uint8Array, meta: SealMeta): Promis
  * console.log(meta.file_name, meta.format, meta.created_at);
  * ```
  */
-export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta }> {
+export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta; payload: Uint8Array }> {
   const secret = unwrap(parseShareKey(key));
   if (ciphertext.length < MAGIC.length + 1 || MAGIC.some((byte, i) => ciphertext[i] !== byte)) {
     throw notEnvelope("it does not start with the handoff envelope marker");
@@ -95,8 +95,8 @@ export async function openHandoff(ciphertext: Uint8Array, key: string): Promise<
       cause,
     });
   }
-  const { body, meta } = unwrap(unframeHandoff(framed));
-  return { plaintext: body, meta };
+  const { body, meta, rest } = unwrap(unframeHandoff(framed));
+  return { plaintext: body, meta, payload: rest };
 }
 
 // Return type left to inference: Node's types and workerd's name the key type differently.

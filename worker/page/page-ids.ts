@@ -21,6 +21,7 @@ export const PAGE_IDS = [
   "card",
   "copyResume",
   "download",
+  "downloadChanges",
   "copy",
   "viewSource",
   "actionStatus",

@@ -9,7 +9,7 @@ import type { publishSpec } from "./spec.js";
 
 export const command = implement<typeof publishSpec>()({
   async run({ flags, positionals, ctx }): Promise<PublishResult> {
-    const options = { path: resolve(ctx.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"] };
+    const options = { path: resolve(ctx.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: ctx.cwd };
     // The same decision the guard hook and the MCP tools make: a sealed file is never sent.
     assertMayAccess(options.path, "send", { cwd: ctx.cwd, home: ctx.env.HOME });
     const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });

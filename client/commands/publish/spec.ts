@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { PUBLISH_FLAGS, SERVER_ENV } from "../flags.js";
+import { PUBLISH_FLAGS, SERVER_ENV, WITH_CHANGES } from "../flags.js";
 
 export const publishSpec = defineCommand({
   name: "publish",
@@ -10,7 +10,10 @@ export const publishSpec = defineCommand({
 reaches the server), send the ciphertext, and print an access-limited share URL. Secrets are
 redacted again before anything is sent; if scanning fails, nothing is sent. The local file is
 never changed or deleted, whatever happens.`,
-  flags: { ...PUBLISH_FLAGS, "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
+  flags: {
+    ...PUBLISH_FLAGS,
+    "with-changes": { ...WITH_CHANGES, description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes)." },
+    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
   exits: { 0: "published", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
   notes: SERVER_ENV,
 });

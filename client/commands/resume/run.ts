@@ -8,14 +8,18 @@ import type { resumeSpec } from "./spec.js";
 import type { DiscoveryResult } from "../../ops/discover/discover.js";
 import { discoverShortlist } from "../../ops/discover/shortlist.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
-import { classifySource, orientSource, peekSource, readSource, type Selection } from "../../ops/orient/source.js";
+import type { RunContext } from "../../lib/run-context.js";
+import { type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
+import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
 import { type Io, readStdin } from "../../platform/io.js";
+import { shellQuote } from "../../../shared/ce/resume-command.js";
+import { urlFromPrompt, urlFromStdin } from "../url-input.js";
 import { formatNothingFound, formatOrientation, formatShortlist } from "./format.js";
 import { oneLine } from "../../platform/terminal.js";
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
-  | ({ kind: "orientation" } & OrientationResult)
+  | ({ kind: "orientation" } & OrientationResult & ChangesFacts)
   | ({ kind: "peek" } & HandoffMeta);
 
 export const command = implement<typeof resumeSpec>()({
@@ -26,9 +30,17 @@ export const command = implement<typeof resumeSpec>()({
       if (positionals.length > 0) {
         throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE or keywords with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
       }
-      const selection = await urlFromStdin(io);
+      const selection = { kind: "url" as const, ...(await urlFromStdin(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
-      return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx), ctx)) };
+      return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io, ctx);
+    }
+    if (flags.paste) {
+      if (positionals.length > 0) {
+        throw new HandoffError("usage", "--paste asks for the share URL: pass no SOURCE or keywords with it", { hint: "handoff resume --paste" });
+      }
+      const selection = { kind: "url" as const, ...(await urlFromPrompt(io, "resume")) };
+      if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+      return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io, ctx);
     }
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(ctx.cwd, flags.in), "--in");
@@ -41,10 +53,11 @@ export const command = implement<typeof resumeSpec>()({
       } else if (selection.kind !== "keywords") {
         if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
         if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-        const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
-        return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx, stdin), ctx)) };
+        const again = selection.kind === "url" ? "handoff resume --paste" : selection.kind === "file" ? `handoff resume ${shellQuote(selection.path)}` : "handoff resume -";
+        return orientation(selection, again, flags["apply-changes"] === true, io, ctx);
       }
     }
+    if (flags["apply-changes"]) throw new HandoffError("usage", "--apply-changes goes with a SOURCE that carries a changes bundle", { hint: "run 'handoff resume <file-or-url> --apply-changes'" });
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
     const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, ctx);
     return { kind: "discovery", ...result };
@@ -56,7 +69,9 @@ export const command = implement<typeof resumeSpec>()({
     }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
-      return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
+      const notApplied = result.changes_not_applied ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}` : undefined;
+      const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
+      return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     const { overBound } = result.searched.skipped;
@@ -71,24 +86,22 @@ export const command = implement<typeof resumeSpec>()({
   outcome(result) {
     if (result.kind === "peek") return "ok";
     if (result.kind === "discovery") return result.candidates.length === 0 ? "nothing_found" : "ok";
-    if (result.hard_divergence) return "diverged";
+    if (result.hard_divergence || result.changes_not_applied) return "diverged";
     return result.sufficient ? "ok" : "insufficient";
   },
 });
 
-/** A share URL is short; more than this on stdin is not one. */
-const URL_STDIN_LIMIT = 8 * 1024;
-
-/** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
-async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
-  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  const bytes = await readStdin(io, URL_STDIN_LIMIT);
-  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_STDIN_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
-  const url = new TextDecoder().decode(bytes).trim();
-  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
-    throw new HandoffError("usage", "--url-stdin: stdin must hold one http(s) share URL and nothing else", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  }
-  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
+/**
+ * Orientation from one selected source, with what its changes bundle holds and, with `apply`,
+ * the bundle applied (or why not: the orientation is still returned, since reading a share
+ * link spent a view).
+ */
+async function orientation(selection: SourceSelection, again: string, apply: boolean, io: Io, ctx: RunContext): Promise<ResumeResult> {
+  const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
+  const text = await readSource(selection, ctx, stdin);
+  const result = await orientSource(selection, text, ctx);
+  const facts = await sourceChanges(selection, text, again, apply, ctx);
+  return { kind: "orientation", ...result, ...facts };
 }
 
 function folder(path: string, flag: string): string {

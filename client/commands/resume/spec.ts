@@ -20,7 +20,16 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
       conflicts: ["in"],
       description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
     },
+    paste: {
+      type: "boolean",
+      conflicts: ["in", "url-stdin"],
+      description: "Ask for the share URL at a prompt that does not echo it: the key stays out of the process list and shell history. What Handoff prints and copies for a link. Works with --peek and --apply-changes.",
+    },
     peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },
+    "apply-changes": {
+      type: "boolean",
+      description: "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
+    },
   },
-  exits: { 0: "shortlist or orientation", 1: "nothing matched, source insufficient, or hard divergence", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
+  exits: { 0: "shortlist or orientation (and changes applied)", 1: "nothing matched, source insufficient, hard divergence, or the changes could not be applied (nothing was)", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
 });

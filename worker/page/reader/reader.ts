@@ -4,7 +4,8 @@
 // only as text nodes and elements built one by one (document-dom.ts), never parsed as HTML.
 import { errorBodySchema } from "../../../shared/api/error.js";
 import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff.js";
-import { resumeCommand } from "../../../shared/ce/resume-command.js";
+import { SHARE_RESUME_COMMAND } from "../../../shared/ce/resume-command.js";
+import { readPayload } from "../../../shared/crypto/payload.js";
 import { openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
 import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
@@ -103,9 +104,12 @@ async function openDocument(page: Page, api: string, key: string, meta: HandoffM
   } catch (error) {
     return showState(page, isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
   }
+  // Payload format 2: the document and the sender's uncommitted work, offered as a download.
+  const payload = readPayload(opened);
+  if (!payload.ok) return showState(page, "server");
   page.intro.hidden = true;
   page.meta.hidden = true;
-  showDocument(page, opened.plaintext as Uint8Array<ArrayBuffer>, opened.meta, resume);
+  showDocument(page, payload.value.document as Uint8Array<ArrayBuffer>, opened.meta, resume, payload.value.changes as Uint8Array<ArrayBuffer> | undefined);
   const left = meta.views_left === null ? "" : ` ${meta.views_left - 1} of ${meta.max_views ?? meta.views_left} left.`;
   say(page, `Opened: this spent one view.${left}`);
   page.heading.focus();
@@ -114,7 +118,7 @@ async function openDocument(page: Page, api: string, key: string, meta: HandoffM
 async function main(): Promise<void> {
   const page = findPage();
   // Taken once: a link inside the handoff to "#section" would change location.hash later.
-  const resume = resumeCommand(location.href);
+  const resume = SHARE_RESUME_COMMAND;
   const key = location.hash.slice(1);
   page.resume.textContent = resume;
   // The worker serves this page only at a well-formed /h/<id>; the API sits beside it.
