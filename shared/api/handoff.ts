@@ -1,5 +1,6 @@
 /** Response bodies about published handoffs: `/meta` and the team listing. */
 import * as z from "zod/mini";
+import { MAX_TEAM_CARD_CHARS } from "../size-limits.js";
 import { MAX_VIEWS_LIMIT, SCOPES } from "./publish.js";
 
 /** `GET /v1/handoffs/:id/meta`: what a reader may know before spending a view. */
@@ -25,6 +26,12 @@ export const teamHandoffSchema = z.strictObject({
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
   max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  /**
+   * The entry's sealed card (`htc1.<key id>.<base64url>`, opaque to the server; docs/storage.md,
+   * "The team card"), null for an entry published without one (before team keys, or by a member
+   * without the key).
+   */
+  card: z.nullable(z.string().check(z.maxLength(MAX_TEAM_CARD_CHARS))),
 });
 export type TeamHandoff = z.infer<typeof teamHandoffSchema>;
 

@@ -3,6 +3,7 @@ import { constantTimeEqual } from "../../shared/tokens.js";
 import type { Bindings } from "../bindings.js";
 import { deleteBody } from "../storage/bodies-r2.js";
 import { deleteExpiryMarker } from "../storage/expiry-index.js";
+import { teamFor } from "../storage/durable-objects.js";
 import { deleteTeamEntry } from "../storage/meta-kv.js";
 import {
   ACCESS_STATE_KEY,
@@ -149,7 +150,7 @@ export class HandoffAccess extends DurableObject<Bindings> {
     const state = this.state();
     if (!state || state.purged_at !== null) return;
     await deleteBody(this.env.BODIES, state.id);
-    if (state.team !== null) await deleteTeamEntry(this.env.META, state.team, state.id);
+    if (state.team !== null) await Promise.all([deleteTeamEntry(this.env.META, state.team, state.id), teamFor(this.env, state.team).dropCard(state.id)]);
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...this.state()!, purged_at: now });
     await this.ctx.storage.setAlarm(now + RECLAIM_GRACE_MS);
   }
