@@ -13,6 +13,8 @@ import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
 import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
 import type { OrientationResult } from "../resume/orient.js";
+import type { TeamDiscoveryResult } from "../resume/team-source.js";
+import { isHandoffId } from "../../shared/handoff-id.js";
 import { managedRoots } from "../store.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../read-file.js";
 import { oneLine } from "../platform/terminal.js";
@@ -21,6 +23,7 @@ const URL_TIMEOUT_MS = 15_000;
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
+  | ({ kind: "team" } & TeamDiscoveryResult)
   | ({ kind: "orientation" } & OrientationResult)
   | ({ kind: "peek" } & HandoffMeta);
 
@@ -39,6 +42,7 @@ export const command = implement<typeof resumeSpec>()({
       const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env });
       return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
     }
+    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek), io);
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
     let keywords = positionals;
@@ -65,6 +69,15 @@ export const command = implement<typeof resumeSpec>()({
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
       return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)`) };
     }
+    if (result.kind === "team") {
+      const { formatTeamShortlist } = teamFormat;
+      const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
+      if (result.candidates.length === 0) {
+        const why = result.unreadable.length > 0 ? ` (${result.unreadable.length} live entr${result.unreadable.length === 1 ? "y has" : "ies have"} no card this machine can open: 'handoff team' lists them)` : "";
+        return { err: [...warnings, oneLine(`No team handoff found on ${result.server}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}${why}.`)].join("\n") };
+      }
+      return { out: formatTeamShortlist!(result), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };
+    }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
       return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
@@ -81,11 +94,36 @@ export const command = implement<typeof resumeSpec>()({
   json: ({ kind: _kind, ...result }) => result,
   outcome(result) {
     if (result.kind === "peek") return "ok";
-    if (result.kind === "discovery") return result.candidates.length === 0 ? "nothing_found" : "ok";
+    if (result.kind === "discovery" || result.kind === "team") return result.candidates.length === 0 ? "nothing_found" : "ok";
     if (result.hard_divergence) return "diverged";
     return result.sufficient ? "ok" : "insufficient";
   },
 });
+
+/** The team module, loaded by `--team` only (human output is synchronous, so it is kept here once loaded). */
+const teamFormat: { formatTeamShortlist?: (result: TeamDiscoveryResult) => string } = {};
+
+/**
+ * `resume --team [KEYWORDS...]`: the team inbox's shortlist; `resume --team ID` with the id of a
+ * live entry resumes it (one view), through its card's share key.
+ */
+async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, io: Io): Promise<ResumeResult> {
+  if (otherSource) throw new HandoffError("usage", "--team searches the team inbox: it goes without --in or --peek", { hint: "run 'handoff resume --team [KEYWORDS...]'" });
+  const team = await import("../resume/team-source.js");
+  teamFormat.formatTeamShortlist = team.formatTeamShortlist;
+  const [only] = positionals;
+  if (positionals.length === 1 && only !== undefined && isHandoffId(only)) {
+    const url = await team.teamShareUrl(only, io);
+    if (url !== undefined) {
+      const label = url.replace(/#.*$/s, "");
+      const text = await readSource({ kind: "url", url, label }, io);
+      const { orientFromText } = await import("../resume/orient.js");
+      const result = await orientFromText(label, text.text, { cwd: io.cwd, env: io.env });
+      return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+    }
+  }
+  return { kind: "team", ...(await team.discoverTeam({ keywords: positionals, limit }, io)) };
+}
 
 /**
  * Discovery without a source: a shortlist of likely handoffs in `boundary` (else the managed
@@ -116,6 +154,13 @@ export async function discoverShortlist(options: { boundary?: string | undefined
  * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
  */
 export async function orientFromSource(word: string, io: Io): Promise<OrientationResult> {
+  const teamId = /^team:(.*)$/s.exec(word)?.[1];
+  if (teamId !== undefined && isHandoffId(teamId)) {
+    const { teamShareUrl } = await import("../resume/team-source.js");
+    const url = await teamShareUrl(teamId, io);
+    if (url === undefined) throw new HandoffError("not_found", `no live team entry ${teamId} on this server`, { hint: "discover the team inbox again; the entry may have expired or been revoked" });
+    word = url;
+  }
   const selection = classify(word, io.cwd);
   if (selection.kind === "folder" || selection.kind === "keywords") {
     throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {

@@ -120,9 +120,15 @@ export const TOOLS = [
       keywords: z.array(z.string()).optional(),
       folder: z.string().optional().describe("Search this folder instead of the managed store"),
       limit: z.int().min(1).max(100).optional(),
+      team: z.boolean().optional().describe("Search your team's inbox on the server instead (titles from cards sealed with your team key; no view spent); resume one with orient on 'team:<id>'"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, io) {
+      if (args.team) {
+        if (args.folder !== undefined) throw new HandoffError("usage", "team searches the team inbox: it goes without folder");
+        const { discoverTeam } = await import("../resume/team-source.js");
+        return { result: asRecord(await discoverTeam({ keywords: args.keywords ?? [], limit: args.limit ?? 5 }, io)), derived: true };
+      }
       const { discoverShortlist } = await import("../commands/resume.js");
       const result = await discoverShortlist(
         { ...(args.folder === undefined ? {} : { boundary: resolve(io.cwd, args.folder) }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },

@@ -1,4 +1,10 @@
+import { userInfo } from "node:os";
 import { basename } from "node:path";
+import { PROPOSED_ID_HEADER } from "../../shared/api/team.js";
+import { sealTeamCard } from "../../shared/crypto/team-card.js";
+import { cardFromDocument } from "../../shared/team/card-from-document.js";
+import { newHandoffId } from "../../shared/tokens.js";
+import { loadTeamRing } from "../lib/team-ring.js";
 import type { Scope } from "../../shared/api/limits.js";
 import { shellQuote } from "../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
@@ -89,10 +95,18 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
   // The server stores the read token's hash, so the id alone never opens (or spends) the link.
   const readToken = await deriveReadToken(key);
+  const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
+  if (team?.warning) config.warnings.push(team.warning);
 
   let published;
   try {
-    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call });
+    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call };
+    const send = async () => {
+      const sealed = await team?.seal();
+      return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
+    };
+    // A drawn id that is taken (128 random bits: a broken RNG, or a replay) is drawn again, once.
+    const sending = send().catch((error) => (isHandoffError(error) && error.details?.option === PROPOSED_ID_HEADER ? send() : Promise.reject(error)));
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
@@ -141,6 +155,45 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
   };
+}
+
+/**
+ * What a team publish seals for teammates: a card from the (redacted) document and the share
+ * key, bound to an id drawn here. Without a team key for this server the entry is published
+ * without a card (teammates see it listed, untitled) and a warning says how to get one.
+ */
+async function teamCardFor(server: string, deps: PublishDeps, input: { text: string; createdAt: string; shareKey: string }) {
+  const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
+  const current = ring.keys[0];
+  if (current === undefined) {
+    return { warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`, seal: async () => undefined };
+  }
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
+  return {
+    warning: undefined,
+    seal: async () => {
+      const id = newHandoffId();
+      try {
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card }, current) };
+      } catch (error) {
+        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
+        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
+        const { summary: _summary, keywords: _keywords, ...small } = card;
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card: small }, current) };
+      }
+    },
+  };
+}
+
+/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
+function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
+  const named = env.HANDOFF_PUBLISHER?.trim();
+  if (named) return named;
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME;
+  }
 }
 
 /** Where the document goes and with which token; a missing server or team token stops here. */

@@ -1,5 +1,6 @@
 import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
+import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
 import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/share-url.js";
@@ -30,6 +31,10 @@ export interface PublishRequest extends CallOptions {
   readToken: string;
   /** Publish or team token, bound to its server; none for an anonymous-publishing (local) server. */
   token?: BoundToken;
+  /** The id the client drew, when a sealed team card names it. */
+  proposedId?: string;
+  /** A team publish's sealed card (`sealTeamCard`): stored opaquely with the team entry. */
+  teamCard?: string;
 }
 
 /** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
@@ -58,6 +63,8 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
   const headers: Record<string, string> = { "content-type": "application/octet-stream", [READ_TOKEN_HEADER]: request.readToken };
   Object.assign(headers, auth(server, request.token));
+  if (request.proposedId !== undefined) headers[PROPOSED_ID_HEADER] = request.proposedId;
+  if (request.teamCard !== undefined) headers[TEAM_CARD_HEADER] = request.teamCard;
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");

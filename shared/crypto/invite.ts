@@ -72,7 +72,7 @@ export async function parseInvite(text: string): Promise<Result<Invite>> {
   if (bytes === undefined) return bad("the part after the prefix is not base64url (was it cut or wrapped?)");
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     return bad("its content is not JSON (was it cut short?)");
   }

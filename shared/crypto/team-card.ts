@@ -133,7 +133,7 @@ export async function openTeamCard(sealed: string, id: string, ring: readonly Te
   }
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(plain));
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(plain));
   } catch {
     return { state: "unreadable", key_id: keyId, why: "the card's content is not UTF-8 JSON" };
   }

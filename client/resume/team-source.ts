@@ -1,0 +1,144 @@
+import { homedir } from "node:os";
+import { HandoffError } from "../../shared/errors.js";
+import type { TeamCard } from "../../shared/crypto/team-card.js";
+import { type CandidateMeta, rankCandidates, relevant } from "../../shared/discover/rank.js";
+import { buildShareUrl } from "../../shared/share-url.js";
+import { timestampMs } from "../../shared/timestamps.js";
+import { captureGitIdentity } from "../git.js";
+import type { Io } from "../io.js";
+import { type CardState, readTeamInbox, teamDestination } from "../lib/team-inbox.js";
+import { oneLine } from "../platform/terminal.js";
+import { callOptionsFor } from "../publish/server-api.js";
+
+/**
+ * `handoff resume --team`: the team inbox as a shortlist, ranked like local discovery from each
+ * entry's opened card. Listing reads no body and spends no view; nothing is selected. Resuming
+ * one (`--team ID`) unwraps its share key from the card and reads it as its link would.
+ */
+
+export interface TeamCandidate {
+  id: string;
+  title: string | null;
+  summary: string | null;
+  keywords: string[];
+  created_at: string;
+  publisher: string | null;
+  repository: string | null;
+  branch: string | null;
+  expires_at: string;
+  max_views: number | null;
+  /** The share page without its #key. */
+  link: string;
+  score: number;
+  reasons: string[];
+  resume_command: string;
+}
+
+export interface TeamDiscoveryResult {
+  source: "team";
+  server: string;
+  team: string;
+  filters: { keywords: string[] };
+  candidates: TeamCandidate[];
+  /** Live entries this machine cannot open (no card, a key it lacks, a refused card): listed, never dropped. */
+  unreadable: { id: string; card_state: Exclude<CardState, "readable">; problem: string | null; link: string }[];
+  /** Always null: a shortlist selects nothing. */
+  selected: null;
+  warnings: string[];
+}
+
+const resumeCommandFor = (id: string) => `handoff resume --team ${id}`;
+
+/** The server, team token and inbox for a team command run from `io`. */
+async function inboxFor(io: Io) {
+  const location = { env: io.env, home: io.env.HOME ?? homedir() };
+  const destination = await teamDestination({}, location);
+  return readTeamInbox(location, destination, callOptionsFor(io.env), io.progress);
+}
+
+/** The ranked shortlist of the team inbox for `keywords` (none: the most recent). */
+export async function discoverTeam(options: { keywords: string[]; limit: number }, io: Io): Promise<TeamDiscoveryResult> {
+  const [inbox, git] = await Promise.all([inboxFor(io), captureGitIdentity(io.cwd, io.env)]);
+  const keywords = options.keywords.map((k) => k.trim()).filter((k) => k !== "");
+  const readable = inbox.entries.filter((e): e is typeof e & { card: TeamCard } => e.card_state === "readable" && e.card !== null);
+  const byPath = new Map(readable.map((e) => [`team:${e.id}`, e]));
+  const metas: CandidateMeta[] = readable.map((e) => ({
+    path: `team:${e.id}`,
+    indexed: true,
+    mtimeMs: timestampMs(e.card.created_at) ?? timestampMs(e.created_at) ?? 0,
+    fileName: e.id,
+    frontmatter: {
+      created_at: e.card.created_at,
+      ...(e.card.title ? { title: e.card.title } : {}),
+      ...(e.card.summary ? { summary: e.card.summary } : {}),
+      ...(e.card.keywords ? { keywords: e.card.keywords } : {}),
+      ...(e.card.repository ? { repository: e.card.repository } : {}),
+      ...(e.card.branch ? { branch: e.card.branch } : {}),
+    },
+  }));
+  const current = {
+    cwd: io.cwd,
+    ...(git?.repository ? { repository: git.repository } : {}),
+    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+    ...(git?.branch ? { branch: git.branch } : {}),
+  };
+  const ranked = rankCandidates(metas, { keywords, now: Date.now(), current }).filter(relevant).slice(0, options.limit);
+  const candidates = ranked.map((r): TeamCandidate => {
+    const e = byPath.get(r.path)!;
+    return {
+      id: e.id,
+      title: e.card.title ?? null,
+      summary: e.card.summary ?? null,
+      keywords: e.card.keywords ?? [],
+      created_at: e.card.created_at,
+      publisher: e.card.publisher ?? null,
+      repository: e.card.repository ?? null,
+      branch: e.card.branch ?? null,
+      expires_at: e.expires_at,
+      max_views: e.max_views,
+      link: e.link,
+      score: r.score,
+      reasons: r.reasons,
+      resume_command: resumeCommandFor(e.id),
+    };
+  });
+  const unreadable = inbox.entries
+    .filter((e) => e.card_state !== "readable")
+    .map((e) => ({ id: e.id, card_state: e.card_state as Exclude<CardState, "readable">, problem: e.card_problem, link: e.link }));
+  return { source: "team", server: inbox.server, team: inbox.team, filters: { keywords }, candidates, unreadable, selected: null, warnings: inbox.warnings };
+}
+
+/**
+ * The full share link of team entry `id`, from its card: undefined when `id` is not one of the
+ * team's live entries (the caller then treats the word as a keyword).
+ */
+export async function teamShareUrl(id: string, io: Io): Promise<string | undefined> {
+  const inbox = await inboxFor(io);
+  for (const warning of inbox.warnings) io.err(`warning: ${warning}`);
+  const entry = inbox.entries.find((e) => e.id === id);
+  if (entry === undefined) return undefined;
+  const key = inbox.shareKeys.get(id);
+  if (key === undefined) {
+    throw new HandoffError("decrypt_failed", `team entry ${id} has no card this machine can open: ${entry.card_problem ?? "it was published without one"}`, {
+      hint: entry.card_state === "unknown_key" ? "ask a teammate for an invite that carries that key ('handoff team invite --keys-only')" : "ask the sender for the full link",
+    });
+  }
+  return buildShareUrl(inbox.server, id, key);
+}
+
+export function formatTeamShortlist(result: TeamDiscoveryResult): string {
+  const lines = [`Team ${result.team} on ${result.server}: ${result.candidates.length} candidate${result.candidates.length === 1 ? "" : "s"}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}:`, ""];
+  result.candidates.forEach((c, i) => {
+    lines.push(`${i + 1}. ${c.title ?? "(untitled)"}${c.publisher ? `  (${c.publisher})` : ""}`);
+    lines.push(`   created: ${c.created_at}; expires ${c.expires_at}`);
+    if (c.summary) lines.push(`   summary: ${c.summary}`);
+    if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.join("; ")}`);
+    lines.push(`   resume: ${c.resume_command}`);
+  });
+  if (result.unreadable.length > 0) lines.push("", `  ${result.unreadable.length} more live entr${result.unreadable.length === 1 ? "y" : "ies"} without a card this machine can open ('handoff team' lists them)`);
+  lines.push("", "Nothing was selected and no view was spent. Choose one and resume it with its command.");
+  // Titles and summaries come from teammates: escaped, never raw.
+  return lines.map((line) => oneLine(line)).join("\n");
+}
