@@ -1,4 +1,4 @@
-import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema } from "../../shared/api/handoff.js";
+import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema, type ViewLog, viewLogSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
 import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
@@ -87,6 +87,13 @@ export async function fetchMeta(server: string, id: string, teamToken?: BoundTok
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(server, teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link's metadata cannot be read"));
   return parseJsonBody(response, handoffMetaSchema, "metadata");
+}
+
+/** The owner's view of a link: its state, views used and left, and when each view happened. Counts nothing. */
+export async function fetchViewLog(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<ViewLog> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/views`, { headers: auth(server, ownerToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  if (response.status !== 200) throw errorFromResponse(response, `the view log of ${id} cannot be read`);
+  return parseJsonBody(response, viewLogSchema, "view log");
 }
 
 export async function revokeOnServer(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<void> {

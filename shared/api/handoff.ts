@@ -42,5 +42,25 @@ export const teamListingSchema = z.strictObject({
 });
 export type TeamListing = z.infer<typeof teamListingSchema>;
 
+/** A link's state as its owner sees it (`GET /v1/handoffs/:id/views`). */
+export const LINK_STATES = ["active", "revoked", "expired", "exhausted"] as const;
+
+/**
+ * `GET /v1/handoffs/:id/views` with the owner token: the link's state, views used and left, and
+ * when each counted view happened (to the minute, oldest first, the last 20). Nothing about who read.
+ */
+export const viewLogSchema = z.strictObject({
+  id: z.string(),
+  state: z.enum(LINK_STATES),
+  views_used: z.int().check(z.minimum(0)),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  /** null: unlimited until expiry. */
+  views_left: z.nullable(z.int().check(z.minimum(0))),
+  expires_at: z.iso.datetime(),
+  revoked_at: z.nullable(z.iso.datetime()),
+  view_times: z.array(z.iso.datetime()).check(z.maxLength(20)),
+});
+export type ViewLog = z.infer<typeof viewLogSchema>;
+
 /** `GET /healthz`. */
 export const healthSchema = z.strictObject({ ok: z.literal(true) });

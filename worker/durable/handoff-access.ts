@@ -10,12 +10,15 @@ import {
   type AccessDecision,
   type AccessInit,
   type AccessState,
+  decideOwnerView,
   decidePeek,
   decideRead,
   isSpent,
   LAST_VIEW_GRACE_MS,
   newAccessState,
+  type OwnerDecision,
   RECLAIM_GRACE_MS,
+  recordView,
 } from "./access-state.js";
 
 export type RevokeOutcome = { ok: true } | { ok: false; reason: "not_found" | "forbidden" };
@@ -60,7 +63,7 @@ export class HandoffAccess extends DurableObject<Bindings> {
     const state = this.state();
     const decision = decideRead(state, callerTeam, readHash, now);
     if (!decision.ok || !state) return decision;
-    const next = { ...state, views_used: state.views_used + 1 };
+    const next = recordView(state, now);
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, next);
     if (next.max_views !== null && next.views_used >= next.max_views) {
       await this.ctx.storage.setAlarm(Math.min(now + LAST_VIEW_GRACE_MS, next.expires_at));
@@ -75,6 +78,11 @@ export class HandoffAccess extends DurableObject<Bindings> {
 
   async peekAt(callerTeam: string | null, now: number): Promise<AccessDecision> {
     return decidePeek(this.state(), callerTeam, now);
+  }
+
+  /** The owner's view of the link: state, views and the view log (`GET /v1/handoffs/:id/views`). */
+  async ownerView(ownerHash: string): Promise<OwnerDecision> {
+    return decideOwnerView(this.state(), ownerHash, Date.now());
   }
 
   /** The owner ends the link: every later read is 410 `revoked`, and the body goes now. */
