@@ -257,3 +257,62 @@ describe("three parties: an operator, member A, member B", () => {
     expect(search.code).toBe(3);
   });
 });
+
+describe("the owner's view log and revoke --all", () => {
+  let owner: Host;
+  let reader: Host;
+  const links: { id: string; url: string }[] = [];
+
+  beforeAll(async () => {
+    const publishToken = await issue("publish-token");
+    owner = makeHost(base, "owner", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TOKEN: publishToken });
+    reader = makeHost(base, "reader", repo);
+    for (const title of ["First log", "Second log"]) {
+      const run = await owner.run(["create", "--publish", "--max-views", "5", "--title", title, "--json", "watch the views"], { input: BODY });
+      expect(run.code, run.stderr).toBe(0);
+      links.push(json<{ id: string; url: string }>(run));
+    }
+  });
+
+  it("after three reads, published --json shows three view times in order, views used and left, and the state", async () => {
+    const start = Math.floor(Date.now() / 60_000) * 60_000;
+    for (let i = 0; i < 3; i++) {
+      const read = await reader.run(["resume", links[0]!.url]);
+      expect(read.code, read.stderr).toBe(0);
+    }
+    const run = await owner.run(["published", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const entry = json<{ published: { id: string; state: string; views_used: number; views_left: number; view_times: string[] }[] }>(run).published.find((p) => p.id === links[0]!.id)!;
+    expect(entry).toMatchObject({ state: "active", views_used: 3, views_left: 2 });
+    expect(entry.view_times).toHaveLength(3);
+    const times = entry.view_times.map(Date.parse);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(times.every((t) => t >= start && t <= Date.now() && t % 60_000 === 0)).toBe(true);
+    const human = await owner.run(["published"]);
+    expect(human.stdout).toMatch(/3 of 5 views used, 2 left/);
+    expect(human.stdout).toMatch(/last viewed: /);
+  });
+
+  it("the view log answers to the owner token only", async () => {
+    const res = await fetch(`${server!.url}/v1/handoffs/${links[0]!.id}/views`, { headers: { authorization: `Bearer ${newToken("owner")}` } });
+    expect(res.status).toBe(403);
+    expect((await fetch(`${server!.url}/v1/handoffs/${links[0]!.id}/views`)).status).toBe(401);
+  });
+
+  it("revoke --all refuses without --yes off a terminal, then revokes every live link, reporting each", async () => {
+    const refused = await owner.run(["revoke", "--all"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/pass --yes/);
+    const run = await owner.run(["revoke", "--all", "--yes", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = json<{ links: { id: string; outcome: string }[] }>(run);
+    expect(result.links.map((l) => [l.id, l.outcome]).sort()).toEqual(links.map((l) => [l.id, "revoked"]).sort());
+    const after = json<{ published: { id: string; state: string }[] }>(await owner.run(["published", "--json"])).published;
+    expect(after.map((p) => p.state)).toEqual(["revoked", "revoked"]);
+    const read = await reader.run(["resume", links[1]!.url, "--json"]);
+    expect(json(read)).toMatchObject({ error: { code: "revoked" } });
+    const again = await owner.run(["revoke", "--all", "--yes"]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/nothing to revoke/);
+  });
+});
