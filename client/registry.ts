@@ -67,7 +67,11 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
       type: "boolean",
       description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
     },
-    peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },
+    peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left, whether it needs a passphrase) without spending a view." },
+    passphrase: {
+      type: "boolean",
+      description: "With a share URL that needs one: read its passphrase from stdin (never argv). On a terminal it is asked for when the server says so.",
+    },
     team: {
       type: "boolean",
       description: "Search your team's inbox on the server instead (titles from each entry's card, opened with your team key; no view spent); --team ID resumes that entry without its link.",
@@ -137,8 +141,15 @@ export const publishSpec = defineCommand({
 reaches the server), send the ciphertext, and print an access-limited share URL. Secrets are
 redacted again before anything is sent; if scanning fails, nothing is sent. The local file is
 never changed or deleted, whatever happens.`,
-  flags: { ...PUBLISH_FLAGS, "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
-  exits: { 0: "published", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
+  flags: {
+    ...PUBLISH_FLAGS,
+    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
+    passphrase: {
+      type: "boolean",
+      description: "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Send it apart from the link.",
+    },
+  },
+  exits: { 0: "published", 1: "empty passphrase, or the two typed differ", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
   notes: SERVER_ENV,
   load: (): Promise<LoadedCommand> => import("./commands/publish.js").then((m) => m.command),
 });

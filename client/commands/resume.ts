@@ -31,6 +31,9 @@ export const command = implement<typeof resumeSpec>()({
   async run({ flags, positionals, io }): Promise<ResumeResult> {
     const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
     const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
+    if (flags.passphrase && (flags["url-stdin"] || flags.peek || flags.in !== undefined)) {
+      throw new HandoffError("usage", "--passphrase reads the passphrase from stdin: it goes with a share URL on the command line, without --url-stdin, --peek or --in", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
+    }
     if (flags["url-stdin"]) {
       if (positionals.length > 0 || flags.in !== undefined) {
         throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE, keywords or --in with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
@@ -42,7 +45,7 @@ export const command = implement<typeof resumeSpec>()({
       const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env });
       return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
     }
-    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek), io);
+    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek || flags.passphrase), io);
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(io.cwd, flags.in), "--in");
     let keywords = positionals;
@@ -54,20 +57,23 @@ export const command = implement<typeof resumeSpec>()({
       } else if (selection.kind !== "keywords") {
         if (flags.peek) return { kind: "peek", ...(await peek(selection, io)) };
         if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-        const text = await readSource(selection, io);
+        if (flags.passphrase && selection.kind !== "url") throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
+        const passphrase = flags.passphrase ? await (await import("../platform/secret-input.js")).readPassphrase(io, { confirm: false }) : undefined;
+        const text = await readSource(selection, io, passphrase);
         const { orientFromText } = await import("../resume/orient.js");
         const result = await orientFromText(selection.label, text.text, { cwd: io.cwd, env: io.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
         return { kind: "orientation", ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
       }
     }
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
+    if (flags.passphrase) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
     const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, io);
     return { kind: "discovery", ...result };
   },
   human(result, { color }): HumanOutput {
     if (result.kind === "peek") {
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
-      return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes (no view was spent)`) };
+      return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes${result.passphrase ? ", needs a passphrase" : ""} (no view was spent)`) };
     }
     if (result.kind === "team") {
       const { formatTeamShortlist } = teamFormat;
@@ -108,7 +114,7 @@ const teamFormat: { formatTeamShortlist?: (result: TeamDiscoveryResult) => strin
  * live entry resumes it (one view), through its card's share key.
  */
 async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, io: Io): Promise<ResumeResult> {
-  if (otherSource) throw new HandoffError("usage", "--team searches the team inbox: it goes without --in or --peek", { hint: "run 'handoff resume --team [KEYWORDS...]'" });
+  if (otherSource) throw new HandoffError("usage", "--team searches the team inbox: it goes without --in, --peek or --passphrase", { hint: "run 'handoff resume --team [KEYWORDS...]'" });
   const team = await import("../resume/team-source.js");
   teamFormat.formatTeamShortlist = team.formatTeamShortlist;
   const [only] = positionals;
@@ -229,14 +235,14 @@ function folder(path: string, flag: string): string {
 }
 
 /** A source's text; a share link also says how many views it has left after this read. */
-async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io): Promise<{ text: string; views_left?: number | null }> {
+async function readSource(selection: Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>, io: Io, passphrase?: string): Promise<{ text: string; views_left?: number | null }> {
   let bytes: Uint8Array | "too_large";
   let viewsLeft: number | null | undefined;
   if (selection.kind === "stdin") {
     if (io.stdinIsTTY) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await readStdin(io, SOURCE_LIMIT);
   } else if (selection.kind === "url") {
-    const read = await readUrl(selection.url, io);
+    const read = await readUrl(selection.url, io, passphrase);
     bytes = read.bytes;
     viewsLeft = read.views_left;
   } else {
@@ -247,9 +253,9 @@ async function readSource(selection: Exclude<Selection, { kind: "folder" } | { k
   return viewsLeft === undefined ? { text } : { text, views_left: viewsLeft };
 }
 
-async function readUrl(url: string, io: Io): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
+async function readUrl(url: string, io: Io, passphrase?: string): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
   const { readShareUrl } = await import("../resume/share-source.js");
-  const shared = await readShareUrl(url, io);
+  const shared = await readShareUrl(url, io, passphrase === undefined ? {} : { passphrase });
   if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left };
   let response;
   try {

@@ -1,5 +1,6 @@
 import type { ReadStream } from "node:tty";
 import { HandoffError } from "../../shared/errors.js";
+import { MAX_PASSPHRASE_CHARS, passphraseProblem } from "../../shared/crypto/passphrase.js";
 import { type Io, readStdin } from "../io.js";
 
 /**
@@ -13,6 +14,24 @@ export async function readSecret(io: Io, options: { what: string; prompt: string
   const value = text.trim();
   if (value === "") throw new HandoffError("empty_input", `no ${options.what} was given`, { hint: `pipe it in (printf '%s' "$VALUE" | handoff ...) or type it at the prompt` });
   return value;
+}
+
+/**
+ * A link's passphrase from stdin or a no-echo prompt; `confirm` asks twice on a terminal (a
+ * publisher's typo would lock every reader out). Its limits are the KDF's (`passphraseProblem`).
+ */
+export async function readPassphrase(io: Io, options: { confirm: boolean }): Promise<string> {
+  const prompt = "Passphrase (it is not shown): ";
+  const limit = MAX_PASSPHRASE_CHARS * 4 + 2;
+  // Only a trailing line break is dropped: spaces inside and around a passphrase are part of it.
+  const read = async (text: string) => (io.stdinIsTTY ? await promptNoEcho(io, text, limit) : await piped(io, { what: "passphrase", limit })).replace(/\r?\n$/, "");
+  const passphrase = await read(prompt);
+  const problem = passphraseProblem(passphrase);
+  if (problem) throw new HandoffError(passphrase === "" ? "empty_input" : "invalid_option", problem, { hint: "give a passphrase of 1 to 1024 characters, on stdin or at the prompt" });
+  if (options.confirm && io.stdinIsTTY && (await read("Again, to confirm: ")) !== passphrase) {
+    throw new HandoffError("invalid_document", "the two passphrases typed differ; nothing was sent", { hint: "run the command again" });
+  }
+  return passphrase;
 }
 
 async function piped(io: Io, options: { what: string; limit: number }): Promise<string> {

@@ -36,6 +36,8 @@ export interface PublishFileOptions {
   server?: string;
   redact: boolean;
   now?: () => Date;
+  /** A passphrase readers need as well as the link (envelope v2). */
+  passphrase?: string;
 }
 
 export interface PublishResult {
@@ -45,6 +47,8 @@ export interface PublishResult {
   expires_at: string;
   max_views: number | null;
   scope: Scope;
+  /** Reading needs a passphrase as well as the link. */
+  passphrase: boolean;
   warnings: string[];
   resume_command: string;
   revoke_command: string;
@@ -92,15 +96,16 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
   // time stands in, and the document keeps its own value inside.
   const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
-  const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
-  // The server stores the read token's hash, so the id alone never opens (or spends) the link.
-  const readToken = await deriveReadToken(key);
+  const { ciphertext, key, passKey } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt }, options.passphrase === undefined ? {} : { passphrase: options.passphrase });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link;
+  // with a passphrase, neither does the link alone.
+  const readToken = await deriveReadToken(key, passKey);
   const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
   if (team?.warning) config.warnings.push(team.warning);
 
   let published;
   try {
-    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call };
+    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, passphrase: passKey !== undefined, ...(token ? { token } : {}), ...call };
     const send = async () => {
       const sealed = await team?.seal();
       return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
@@ -143,6 +148,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
   }
   warnings.push(...SHARE_WARNINGS);
+  if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
   return {
     path: options.path,
     url,
@@ -150,6 +156,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     expires_at: published.expires_at,
     max_views: published.max_views,
     scope: published.scope,
+    passphrase: passKey !== undefined,
     warnings,
     resume_command: `handoff resume ${shellQuote(url)}`,
     revoke_command: `handoff revoke ${published.id}`,
@@ -250,5 +257,6 @@ function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expires
   if (options.maxViews !== null) parts.push("--max-views", String(options.maxViews));
   if (options.scope !== "link") parts.push("--scope", options.scope);
   if (!options.redact) parts.push("--no-redact");
+  if (options.passphrase !== undefined) parts.push("--passphrase");
   return parts.join(" ");
 }

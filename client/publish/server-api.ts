@@ -1,7 +1,7 @@
 import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema, type ViewLog, viewLogSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
-import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { PASSPHRASE_HEADER, READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/share-url.js";
 import type { BoundToken } from "../config.js";
@@ -35,6 +35,8 @@ export interface PublishRequest extends CallOptions {
   proposedId?: string;
   /** A team publish's sealed card (`sealTeamCard`): stored opaquely with the team entry. */
   teamCard?: string;
+  /** The link has a passphrase (envelope v2): the server says so when a read token does not match. */
+  passphrase?: boolean;
 }
 
 /** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
@@ -65,6 +67,7 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   Object.assign(headers, auth(server, request.token));
   if (request.proposedId !== undefined) headers[PROPOSED_ID_HEADER] = request.proposedId;
   if (request.teamCard !== undefined) headers[TEAM_CARD_HEADER] = request.teamCard;
+  if (request.passphrase) headers[PASSPHRASE_HEADER] = "v2";
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");

@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { derivePassphraseKey } from "../../shared/crypto/passphrase.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
+import { readPassphrase } from "../platform/secret-input.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/share-url.js";
 import { type BoundToken, credentialsFor } from "../config.js";
@@ -16,7 +18,7 @@ import { callOptionsFor, fetchCiphertext, fetchMeta } from "../publish/server-ap
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, io: Io, options: { passphrase?: string } = {}): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -31,13 +33,34 @@ export async function readShareUrl(url: string, io: Io): Promise<{ plaintext: Ui
     });
   }
   const teamToken = await teamTokenFor(server, io);
-  const readToken = await deriveReadToken(key);
-  const fetched = await io.progress(
-    `reading ${server}/h/${id} (waiting for the server)...`,
-    withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, callOptionsFor(io.env))),
-  );
-  const { plaintext } = await openHandoff(fetched.bytes, key);
-  return { plaintext, views_left: fetched.views_left };
+  const read = async (passphrase: string | undefined) => {
+    const passKey = passphrase === undefined ? undefined : await derivePassphraseKey(key, passphrase);
+    const readToken = await deriveReadToken(key, passKey);
+    const fetched = await io.progress(
+      `reading ${server}/h/${id} (waiting for the server)...`,
+      withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, callOptionsFor(io.env))),
+    );
+    return { plaintext: (await openHandoff(fetched.bytes, key, passKey)).plaintext, views_left: fetched.views_left };
+  };
+  try {
+    return await read(options.passphrase);
+  } catch (error) {
+    // The server refused the read token of a passphrase link: no view was spent. Given none, ask
+    // on a terminal and try once more; otherwise say which it was.
+    if (!isHandoffError(error) || error.reason !== "decrypt_failed" || error.details?.passphrase !== true) throw error;
+    if (options.passphrase !== undefined) {
+      throw new HandoffError("decrypt_failed", "wrong passphrase: the server refused the read token it gives (422); no view was spent", { hint: "check the passphrase with the sender", details: { passphrase: true }, cause: error });
+    }
+    if (!io.stdinIsTTY) {
+      throw new HandoffError("decrypt_failed", "this share link needs a passphrase; no view was spent", {
+        hint: "pass --passphrase and give it on stdin (printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase), or run it on a terminal to be asked",
+        details: { passphrase: true },
+        cause: error,
+      });
+    }
+    io.err("This share link needs a passphrase (no view was spent).");
+    return readShareUrl(url, io, { passphrase: await readPassphrase(io, { confirm: false }) });
+  }
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */

@@ -15,6 +15,8 @@ export const handoffMetaSchema = z.strictObject({
   views_used: z.int().check(z.minimum(0)),
   /** null: unlimited until expiry. */
   views_left: z.nullable(z.int().check(z.minimum(0))),
+  /** Present, and true, only when reading the link needs a passphrase too. */
+  passphrase: z.optional(z.literal(true)),
 });
 export type HandoffMeta = z.infer<typeof handoffMetaSchema>;
 

@@ -137,11 +137,11 @@ async function checkPassphraseHeader(header: Uint8Array<ArrayBuffer>, key: strin
 }
 
 // Return type left to inference: Node's types and workerd's name the key type differently.
-async function deriveKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>) {
+async function deriveKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>, info: Uint8Array) {
   // The secret is already uniformly random; HKDF with a per-envelope salt still gives a fresh AES
   // key (and so a fresh IV space) even if a secret were ever reused, and binds the version label.
   const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info }, base, { name: "AES-GCM", length: 256 }, false, [
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: plainView(info) }, base, { name: "AES-GCM", length: 256 }, false, [
     "encrypt",
     "decrypt",
   ]);

@@ -10,6 +10,12 @@ import { mixedSecret } from "./passphrase.js";
 /** The request header that carries the read token, on publish (to register it) and on a body read. */
 export const READ_TOKEN_HEADER = "Handoff-Read-Token";
 
+/**
+ * The request header of a publish whose link has a passphrase (envelope v2): value `v2`. The
+ * server then answers a read token that does not match with "needs its passphrase" (docs/api.md).
+ */
+export const PASSPHRASE_HEADER = "Handoff-Passphrase";
+
 /** 32 bytes of HKDF output, base64url: 43 characters. */
 export const READ_TOKEN_LENGTH = 43;
 

@@ -316,3 +316,55 @@ describe("the owner's view log and revoke --all", () => {
     expect(again.stderr).toMatch(/nothing to revoke/);
   });
 });
+
+describe("a passphrase as a second factor", () => {
+  let owner: Host;
+  let reader: Host;
+  let link: { id: string; url: string; passphrase: boolean };
+  const PASSPHRASE = "plum orbit 42 staple";
+  const viewsUsed = async () =>
+    json<{ published: { id: string; views_used: number | null }[] }>(await owner.run(["published", "--json"])).published.find((p) => p.id === link.id)?.views_used;
+
+  beforeAll(async () => {
+    owner = makeHost(base, "pass-owner", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TOKEN: await issue("publish-token") });
+    reader = makeHost(base, "pass-reader", repo);
+    const file = join(base, "pass-owner", "plan.md");
+    writeFileSync(file, `## Objective\nFinish the ledger cutover.\n\n${BODY}`);
+    const run = await owner.run(["publish", file, "--passphrase", "--max-views", "3", "--json"], { input: `${PASSPHRASE}\n` });
+    expect(run.code, run.stderr).toBe(0);
+    link = json(run);
+    expect(link.passphrase).toBe(true);
+    expect(run.stderr).toMatch(/passphrase: required/);
+  });
+
+  it("--peek says a passphrase is needed; the link alone gets 'needs a passphrase' and spends no view", async () => {
+    const peek = await reader.run(["resume", link.url, "--peek"]);
+    expect(peek.code, peek.stderr).toBe(0);
+    expect(peek.stdout).toMatch(/needs a passphrase \(no view was spent\)/);
+    const alone = await reader.run(["resume", link.url, "--json"]);
+    expect(alone.code).toBe(3);
+    expect(json(alone)).toMatchObject({ error: { code: "decrypt_failed", message: "this share link needs a passphrase; no view was spent" } });
+    expect(alone.stdout).not.toContain("flip the read path");
+    expect(await viewsUsed()).toBe(0);
+  });
+
+  it("a wrong passphrase is a 422 with no view spent; the right one reads, one view", async () => {
+    const wrong = await reader.run(["resume", link.url, "--passphrase", "--json"], { input: "plum orbit 43 staple" });
+    expect(wrong.code).toBe(3);
+    expect(json(wrong)).toMatchObject({ error: { code: "decrypt_failed", message: expect.stringMatching(/^wrong passphrase: .*\(422\); no view was spent/) } });
+    const raw = await fetch(`${server!.url}/v1/handoffs/${link.id}`, { headers: { "handoff-read-token": "A".repeat(43) } });
+    expect(raw.status).toBe(422);
+    expect(((await raw.json()) as { error: { details: unknown } }).error.details).toEqual({ passphrase: true });
+    expect(await viewsUsed()).toBe(0);
+
+    const right = await reader.run(["resume", link.url, "--passphrase"], { input: PASSPHRASE });
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stdout).toContain("flip the read path behind the ledger_pg flag");
+    expect(await viewsUsed()).toBe(1);
+  });
+
+  it("the persisted state holds neither the passphrase nor the body", () => {
+    const state = join(base, "server-state");
+    expect(filesContaining(state, PASSPHRASE)).toEqual([]);
+  });
+});

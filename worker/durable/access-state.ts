@@ -51,13 +51,15 @@ export interface AccessState {
    * Only times: nothing about who read. Shown to the owner alone (`decideOwnerView`).
    */
   view_times?: number[];
+  /** v3: the link has a passphrase (envelope v2), so a read token that does not match says so. */
+  passphrase?: true;
 }
 
-export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views"> & {
+export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views" | "passphrase"> & {
   read_hash: string;
 };
 
-export type DenyReason = "not_found" | "unauthorized" | "forbidden" | "key_required" | "key_mismatch" | "revoked" | "expired" | "exhausted";
+export type DenyReason = "not_found" | "unauthorized" | "forbidden" | "key_required" | "key_mismatch" | "passphrase_mismatch" | "revoked" | "expired" | "exhausted";
 
 export interface AccessView {
   id: string;
@@ -67,6 +69,8 @@ export interface AccessView {
   expires_at: number;
   max_views: number | null;
   views_used: number;
+  /** Present (true) only for a passphrase link. */
+  passphrase?: true;
 }
 
 export type AccessDecision = { ok: true; view: AccessView } | { ok: false; reason: DenyReason; expires_at?: number; max_views?: number | null };
@@ -113,7 +117,7 @@ export function decideOwnerView(state: AccessState | undefined, ownerHash: strin
 
 export function viewOf(state: AccessState): AccessView {
   const { id, scope, size, created_at, expires_at, max_views, views_used } = state;
-  return { id, scope, size, created_at, expires_at, max_views, views_used };
+  return { id, scope, size, created_at, expires_at, max_views, views_used, ...(state.passphrase ? { passphrase: true as const } : {}) };
 }
 
 /**
@@ -145,7 +149,8 @@ export function decideRead(state: AccessState | undefined, callerTeam: string | 
   const decision = decidePeek(state, callerTeam, now);
   if (!decision.ok || state?.read_hash === undefined) return decision;
   if (readHash === null) return { ok: false, reason: "key_required" };
-  if (!constantTimeEqual(readHash, state.read_hash)) return { ok: false, reason: "key_mismatch" };
+  // A passphrase link cannot tell a missing passphrase from a wrong one (both give another token).
+  if (!constantTimeEqual(readHash, state.read_hash)) return { ok: false, reason: state.passphrase ? "passphrase_mismatch" : "key_mismatch" };
   return decision;
 }
 

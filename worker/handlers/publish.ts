@@ -1,6 +1,6 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
-import { READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
+import { PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { sealedCardProblem } from "../../shared/crypto/team-card.js";
 import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/handoff-id.js";
@@ -64,6 +64,13 @@ function proposedIdOf(header: string | undefined): string | undefined {
   return header;
 }
 
+/** Whether the link has a passphrase: `Handoff-Passphrase: v2` (the only scheme), absent for none. */
+function passphraseOf(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  if (header !== "v2") throw new HandoffError("invalid_option", `${PASSPHRASE_HEADER} must be 'v2' (PBKDF2-SHA-256, envelope v2)`, { details: { option: PASSPHRASE_HEADER } });
+  return true;
+}
+
 /** `POST /v1/handoffs`: stores the body under a fresh id and answers with the share link and owner token. */
 export async function publishHandoff(c: AppContext): Promise<Response> {
   const env = c.env;
@@ -76,6 +83,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const readHash = await readTokenHash(c.req.header(READ_TOKEN_HEADER));
   const card = teamCardOf(c.req.header(TEAM_CARD_HEADER), options.scope);
   const proposedId = proposedIdOf(c.req.header(PROPOSED_ID_HEADER));
+  const passphrase = passphraseOf(c.req.header(PASSPHRASE_HEADER));
   const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
 
   const now = Date.now();
@@ -83,7 +91,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
   const ownerToken = newToken("owner");
   const ownerHash = await sha256Base64Url(ownerToken);
-  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
+  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews, ...(passphrase ? { passphrase: true as const } : {}) };
 
   let id: string | undefined;
   if (proposedId !== undefined) {
