@@ -1,4 +1,4 @@
-import { MAX_HEADER_BYTES, MAX_META_BYTES, TAG_BYTES, paddedLength } from "./crypto/layout.js";
+import { HEADER_V2_BYTES, MAX_META_BYTES, TAG_BYTES, paddedLength } from "./crypto/layout.js";
 
 /**
  * Every size limit a handoff meets, defined once. A handoff is a document a person could read in
@@ -16,7 +16,8 @@ export const DEFAULT_SERVER_BODY_LIMIT = 1_048_576;
 
 /** The size of a sealed envelope for a plaintext of `plaintextBytes` (metadata at its largest). */
 export function sealedSizeFor(plaintextBytes: number): number {
-  return MAX_HEADER_BYTES + paddedLength(4 + MAX_META_BYTES + plaintextBytes) + TAG_BYTES;
+  // The largest header (a passphrase link's), so every version fits.
+  return HEADER_V2_BYTES + paddedLength(4 + MAX_META_BYTES + plaintextBytes) + TAG_BYTES;
 }
 
 /**

@@ -46,7 +46,12 @@ export async function teamDestination(flags: { server?: string | undefined }, lo
 }
 
 /** Lists the team inbox of `server` and opens every card it can. */
-export async function readTeamInbox(location: ConfigLocation, destination: { server: string; teamToken: string | undefined; configPath: string; warnings: string[] }, call: CallOptions, progress: <T>(message: string, work: Promise<T>) => Promise<T>): Promise<TeamInbox> {
+export async function readTeamInbox(
+  location: ConfigLocation,
+  destination: { server: string; teamToken: string | undefined; configPath: string; warnings: string[] },
+  call: CallOptions,
+  progress: <T>(message: string, work: Promise<T>) => Promise<T>,
+): Promise<TeamInbox> {
   const { server, teamToken } = destination;
   if (teamToken === undefined) {
     throw new HandoffError("not_configured", `the team inbox needs a team token for ${server}`, {
@@ -74,7 +79,13 @@ async function openEntry(server: string, handoff: TeamHandoff, ring: TeamKey[], 
     return { ...base, card_state: "readable", card: opened.card, key_id: opened.key_id, card_problem: null };
   }
   if (opened.state === "unknown_key") {
-    return { ...base, card_state: "unknown_key", card: null, key_id: opened.key_id, card_problem: `sealed with team key ${opened.key_id}, which this machine does not hold (ask a teammate for an invite with it)` };
+    return {
+      ...base,
+      card_state: "unknown_key",
+      card: null,
+      key_id: opened.key_id,
+      card_problem: `sealed with team key ${opened.key_id}, which this machine does not hold (ask a teammate for an invite with it)`,
+    };
   }
   return { ...base, card_state: "unreadable", card: null, key_id: opened.key_id, card_problem: opened.why };
 }

@@ -59,7 +59,10 @@ export async function addToTeamRing(location: ConfigLocation, server: string, ch
     const [current] = index >= 0 ? ring.splice(index, 1) : [{ id: change.current.id, key: change.current.key, added_at: addedAt }];
     ring.unshift(current!);
   }
-  if (ring.length > 32) throw new HandoffError("invalid_document", `the team key ring for ${normalized} would hold ${ring.length} keys, more than 32`, { hint: `remove old keys from ${configPath} (entries older than every live link are no longer needed)` });
+  if (ring.length > 32)
+    throw new HandoffError("invalid_document", `the team key ring for ${normalized} would hold ${ring.length} keys, more than 32`, {
+      hint: `remove old keys from ${configPath} (entries older than every live link are no longer needed)`,
+    });
   config.servers[normalized] = { ...entry, ...(change.teamToken === undefined ? {} : { team_token: change.teamToken }), team_keys: ring };
   config.default_server ??= normalized;
   await writeConfig(location, config);
@@ -77,5 +80,9 @@ function asCurrent(config: ConfigFile | undefined): ConfigFileV2 {
   // A legacy file: its tokens belong to its server, as everywhere else (client/config.ts).
   if (config.server === undefined) return { version: CONFIG_VERSION, servers: {} };
   const server = serverOf(config.server);
-  return { version: CONFIG_VERSION, default_server: server, servers: { [server]: { ...(config.token ? { token: config.token } : {}), ...(config.team_token ? { team_token: config.team_token } : {}) } } };
+  return {
+    version: CONFIG_VERSION,
+    default_server: server,
+    servers: { [server]: { ...(config.token ? { token: config.token } : {}), ...(config.team_token ? { team_token: config.team_token } : {}) } },
+  };
 }

@@ -129,7 +129,10 @@ export async function teamShareUrl(id: string, io: Io): Promise<string | undefin
 }
 
 export function formatTeamShortlist(result: TeamDiscoveryResult): string {
-  const lines = [`Team ${result.team} on ${result.server}: ${result.candidates.length} candidate${result.candidates.length === 1 ? "" : "s"}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}:`, ""];
+  const lines = [
+    `Team ${result.team} on ${result.server}: ${result.candidates.length} candidate${result.candidates.length === 1 ? "" : "s"}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}:`,
+    "",
+  ];
   result.candidates.forEach((c, i) => {
     lines.push(`${i + 1}. ${c.title ?? "(untitled)"}${c.publisher ? `  (${c.publisher})` : ""}`);
     lines.push(`   created: ${c.created_at}; expires ${c.expires_at}`);
@@ -137,7 +140,8 @@ export function formatTeamShortlist(result: TeamDiscoveryResult): string {
     if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.join("; ")}`);
     lines.push(`   resume: ${c.resume_command}`);
   });
-  if (result.unreadable.length > 0) lines.push("", `  ${result.unreadable.length} more live entr${result.unreadable.length === 1 ? "y" : "ies"} without a card this machine can open ('handoff team' lists them)`);
+  if (result.unreadable.length > 0)
+    lines.push("", `  ${result.unreadable.length} more live entr${result.unreadable.length === 1 ? "y" : "ies"} without a card this machine can open ('handoff team' lists them)`);
   lines.push("", "Nothing was selected and no view was spent. Choose one and resume it with its command.");
   // Titles and summaries come from teammates: escaped, never raw.
   return lines.map((line) => oneLine(line)).join("\n");

@@ -63,7 +63,9 @@ export function encodeInvite(invite: Invite): string {
 export async function parseInvite(text: string): Promise<Result<Invite>> {
   const trimmed = text.trim();
   const bad = (why: string) =>
-    err(new HandoffError("invalid_document", `the invite is malformed: ${why}`, { hint: "copy the whole invite again ('handoff team invite' prints it on one line) and pipe it to 'handoff team join'" }));
+    err(
+      new HandoffError("invalid_document", `the invite is malformed: ${why}`, { hint: "copy the whole invite again ('handoff team invite' prints it on one line) and pipe it to 'handoff team join'" }),
+    );
   if (trimmed.length > MAX_INVITE_CHARS) return bad(`it is ${trimmed.length} characters, more than ${MAX_INVITE_CHARS}`);
   if (!trimmed.startsWith(PREFIX)) {
     return bad(/^handoff-invite-v\d+\./.test(trimmed) ? `version ${trimmed.slice(16, trimmed.indexOf("."))} is not one this client reads (v${INVITE_VERSION})` : `it does not start with '${PREFIX}'`);

@@ -23,7 +23,10 @@ export function cardFromDocument(text: string, options: { createdAt: string; pub
   if (title) card.title = title;
   const summary = cut(index.summary, 1000);
   if (summary) card.summary = summary;
-  const keywords = (index.keywords ?? []).map((k) => cut(k, 64)).filter((k): k is string => k !== undefined && k !== "").slice(0, 20);
+  const keywords = (index.keywords ?? [])
+    .map((k) => cut(k, 64))
+    .filter((k): k is string => k !== undefined && k !== "")
+    .slice(0, 20);
   if (keywords.length > 0) card.keywords = keywords;
   const repository = cut(index.repository ?? options.repository, 300);
   if (repository) card.repository = repository;

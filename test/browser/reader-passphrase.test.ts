@@ -30,7 +30,7 @@ describe("a passphrase link in the browser", () => {
 
     await page.fill("#passphrase", "tangerine quorum 8");
     await page.click("#passphraseForm button[type=submit]");
-    await page.waitForFunction(() => document.getElementById("passphraseStatus")?.textContent?.includes("No view was spent"));
+    await page.locator("#passphraseStatus", { hasText: "No view was spent" }).waitFor();
     expect(await page.locator("#document").isVisible()).toBe(false);
     expect(await viewsLeft(url)).toBe(2);
 

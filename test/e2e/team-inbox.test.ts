@@ -72,7 +72,9 @@ interface TeamList {
 
 const ringOf = (host: Host) => {
   const config = JSON.parse(readFileSync(join(host.env.XDG_CONFIG_HOME!, "handoff", "config.json"), "utf8")) as { servers: Record<string, { team_keys?: { key: string }[] }> };
-  return Object.values(config.servers).flatMap((entry) => entry.team_keys ?? []).map((k) => k.key);
+  return Object.values(config.servers)
+    .flatMap((entry) => entry.team_keys ?? [])
+    .map((k) => k.key);
 };
 
 describe("three parties: an operator, member A, member B", () => {
@@ -322,8 +324,7 @@ describe("a passphrase as a second factor", () => {
   let reader: Host;
   let link: { id: string; url: string; passphrase: boolean };
   const PASSPHRASE = "plum orbit 42 staple";
-  const viewsUsed = async () =>
-    json<{ published: { id: string; views_used: number | null }[] }>(await owner.run(["published", "--json"])).published.find((p) => p.id === link.id)?.views_used;
+  const viewsUsed = async () => json<{ published: { id: string; views_used: number | null }[] }>(await owner.run(["published", "--json"])).published.find((p) => p.id === link.id)?.views_used;
 
   beforeAll(async () => {
     owner = makeHost(base, "pass-owner", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TOKEN: await issue("publish-token") });

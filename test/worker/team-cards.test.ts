@@ -25,7 +25,12 @@ describe("team cards", () => {
     const published = await publish("ciphertext", "scope=team", { token, headers: { "Handoff-Id": id, "Handoff-Team-Card": card } });
     expect(published.id).toBe(id);
     const plain = await publish("ciphertext", "scope=team", { token });
-    expect((await listing(token)).handoffs.map((h) => [h.id, h.card]).sort()).toEqual([[id, card], [plain.id, null]].sort());
+    expect((await listing(token)).handoffs.map((h) => [h.id, h.card]).sort()).toEqual(
+      [
+        [id, card],
+        [plain.id, null],
+      ].sort(),
+    );
 
     expect((await call(`/v1/handoffs/${id}`, { method: "DELETE", token: published.owner_token })).status).toBe(204);
     expect((await listing(token)).handoffs.map((h) => h.id)).toEqual([plain.id]);

@@ -24,7 +24,9 @@ export interface InviteResult {
  */
 export async function makeInvite(location: ConfigLocation, input: { server: string; teamToken?: string; newKey: boolean; now: Date }): Promise<InviteResult> {
   if (input.teamToken !== undefined && tokenKind(input.teamToken) !== "team") {
-    throw new HandoffError("invalid_option", "the token for the invite is not a team token (hdt_...)", { hint: "ask your operator for a team token for the new member ('npm run team -- token <team>')" });
+    throw new HandoffError("invalid_option", "the token for the invite is not a team token (hdt_...)", {
+      hint: "ask your operator for a team token for the new member ('npm run team -- token <team>')",
+    });
   }
   let ring = await loadTeamRing(input.server, location);
   if (input.newKey && ring.keys.length > 0) {

@@ -116,7 +116,7 @@ describe("invites", () => {
   it.each([
     ["empty", async () => "", /does not start with 'handoff-invite-v1\.'/],
     ["a newer version", async () => "handoff-invite-v9.AAAA", /version 9 is not one this client reads/],
-    ["cut short", async () => (encodeInvite({ server: "https://a.example", keys: [await newTeamKey()] })).slice(0, 60), /not JSON|not base64url/],
+    ["cut short", async () => encodeInvite({ server: "https://a.example", keys: [await newTeamKey()] }).slice(0, 60), /not JSON|not base64url/],
     ["no keys", async () => body({ v: 1, server: "https://a.example", keys: [] }), /at least one team key/],
     ["a wrong-length key", async () => body({ v: 1, server: "https://a.example", keys: [{ id: "A".repeat(12), key: "A".repeat(42) }] }), /keys\.0\.key/],
     ["a key whose id does not match", async () => body({ v: 1, server: "https://a.example", keys: [{ id: "A".repeat(12), key: (await newTeamKey()).key }] }), /does not match its id/],
