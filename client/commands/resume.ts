@@ -8,7 +8,7 @@ import { intFlag } from "../args.js";
 import { type HumanOutput, implement } from "../command.js";
 import type { resumeSpec } from "../registry.js";
 import { type DiscoveryResult, discoverHandoffs } from "../discover/discover.js";
-import { captureGitIdentity } from "../git.js";
+import { rankingCheckout } from "../lib/ranking-checkout.js";
 import { httpRequest } from "../http.js";
 import { type Io, readStdin } from "../io.js";
 import { formatNothingFound, formatOrientation, formatShortlist } from "../resume/format.js";
@@ -137,14 +137,7 @@ async function resumeTeam(positionals: string[], limit: number, otherSource: boo
  */
 export async function discoverShortlist(options: { boundary?: string | undefined; keywords: string[]; limit: number; maxCandidates: number }, io: Io): Promise<DiscoveryResult> {
   // Started first: the git processes run while this process enumerates the store.
-  const current = captureGitIdentity(io.cwd, io.env).then((git) => ({
-    cwd: io.cwd,
-    ...(git?.repository ? { repository: git.repository } : {}),
-    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-    ...(git?.branch ? { branch: git.branch } : {}),
-  }));
+  const current = rankingCheckout(io.cwd, io.env);
   return discoverHandoffs({
     boundaries: options.boundary ? [{ path: options.boundary, managed: false }] : managedRoots(io.env).map((path) => ({ path, managed: true })),
     keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),

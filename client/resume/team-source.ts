@@ -4,7 +4,7 @@ import type { TeamCard } from "../../shared/crypto/team-card.js";
 import { type CandidateMeta, rankCandidates, relevant } from "../../shared/discover/rank.js";
 import { buildShareUrl } from "../../shared/share-url.js";
 import { timestampMs } from "../../shared/timestamps.js";
-import { captureGitIdentity } from "../git.js";
+import { rankingCheckout } from "../lib/ranking-checkout.js";
 import type { Io } from "../io.js";
 import { type CardState, readTeamInbox, teamDestination } from "../lib/team-inbox.js";
 import { oneLine } from "../platform/terminal.js";
@@ -58,7 +58,7 @@ async function inboxFor(io: Io) {
 
 /** The ranked shortlist of the team inbox for `keywords` (none: the most recent). */
 export async function discoverTeam(options: { keywords: string[]; limit: number }, io: Io): Promise<TeamDiscoveryResult> {
-  const [inbox, git] = await Promise.all([inboxFor(io), captureGitIdentity(io.cwd, io.env)]);
+  const [inbox, current] = await Promise.all([inboxFor(io), rankingCheckout(io.cwd, io.env)]);
   const keywords = options.keywords.map((k) => k.trim()).filter((k) => k !== "");
   const readable = inbox.entries.filter((e): e is typeof e & { card: TeamCard } => e.card_state === "readable" && e.card !== null);
   const byPath = new Map(readable.map((e) => [`team:${e.id}`, e]));
@@ -76,14 +76,6 @@ export async function discoverTeam(options: { keywords: string[]; limit: number 
       ...(e.card.branch ? { branch: e.card.branch } : {}),
     },
   }));
-  const current = {
-    cwd: io.cwd,
-    ...(git?.repository ? { repository: git.repository } : {}),
-    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
-    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
-    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
-    ...(git?.branch ? { branch: git.branch } : {}),
-  };
   const ranked = rankCandidates(metas, { keywords, now: Date.now(), current }).filter(relevant).slice(0, options.limit);
   const candidates = ranked.map((r): TeamCandidate => {
     const e = byPath.get(r.path)!;

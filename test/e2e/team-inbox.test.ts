@@ -1,8 +1,5 @@
-import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { newShareKey } from "../../shared/crypto/key.js";
@@ -10,8 +7,7 @@ import { sealTeamCard } from "../../shared/crypto/team-card.js";
 import { newTeamKey } from "../../shared/crypto/team-key.js";
 import { newHandoffId, newToken } from "../../shared/tokens.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
-import { ensureBuilt, repoRoot, runMarker, runTmpdir } from "../helpers/cli.js";
-import { filesContaining, type Host, json, makeHost, startServer } from "./hosts.js";
+import { filesContaining, type Host, json, makeHost, startOperatorServer } from "./hosts.js";
 
 // The team inbox end to end: an operator, member A and member B, each with their own HOME and
 // config, one real server. B finds what A shared by keyword without ever being sent the link.
@@ -28,29 +24,19 @@ Dual-write is live on staging; the backfill finished at 02:10.
 `;
 
 let server: LocalServer | undefined;
+let teamScript: (...args: string[]) => Promise<string>;
 let base: string;
 let repo: string;
-const adminToken = randomBytes(32).toString("base64url");
 
 beforeAll(async () => {
   base = tempDir("handoff-e2e-inbox-");
-  const envFile = join(base, "admin.env");
-  writeFileSync(envFile, `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
-  await ensureBuilt();
-  server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
+  ({ server, team: teamScript } = await startOperatorServer(base));
   repo = makeRepo(join(base, "repo"), { "README.md": "# Ledger\n" });
 });
 
 afterAll(async () => {
   await server?.stop();
 });
-
-async function teamScript(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server!.url, "--json"], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken, ...runTmpdir(), ...runMarker() },
-  });
-  return stdout;
-}
 const issue = async (...args: string[]) => (JSON.parse(await teamScript(...args)) as { token: string }).token;
 
 interface Candidate {

@@ -1,0 +1,19 @@
+import type { RankQuery } from "../../shared/discover/rank.js";
+import { captureGitIdentity } from "../git.js";
+
+/**
+ * The checkout discovery ranks against (`RankQuery.current`): the folder and, inside a git
+ * repository, its identity and branch. Read-only git, started at once so it runs while the
+ * caller enumerates or lists.
+ */
+export async function rankingCheckout(cwd: string, env: NodeJS.ProcessEnv): Promise<RankQuery["current"]> {
+  const git = await captureGitIdentity(cwd, env);
+  return {
+    cwd,
+    ...(git?.repository ? { repository: git.repository } : {}),
+    ...(git?.repo_root_sha ? { repo_root_sha: git.repo_root_sha } : {}),
+    ...(git?.worktree_path ? { worktree_path: git.worktree_path } : {}),
+    ...(git?.toplevel ? { toplevel: git.toplevel } : {}),
+    ...(git?.branch ? { branch: git.branch } : {}),
+  };
+}
