@@ -1,4 +1,9 @@
-/** Layering rules, checked by `npm run lint:deps` (part of `npm test`). */
+/**
+ * The layers, checked by `npm run lint` (part of `npm test`); docs/architecture.md says why.
+ * client/: cli/, mcp/, hook/ (front ends) -> commands/ -> ops/ -> lib/ -> platform/ -> shared/.
+ * Imports only point down; type-only and dynamic imports count like any other.
+ */
+const FRONT = "^client/(cli|mcp|hook)/";
 module.exports = {
   forbidden: [
     {
@@ -8,39 +13,96 @@ module.exports = {
       from: { path: "^shared/" },
       to: { path: "^(client|worker)/" },
     },
+    { name: "client-never-imports-worker", severity: "error", from: { path: "^client/" }, to: { path: "^worker/" } },
+    { name: "worker-never-imports-client", severity: "error", from: { path: "^worker/" }, to: { path: "^client/" } },
     {
-      name: "client-never-imports-worker",
+      name: "client-files-live-in-a-layer",
+      comment: "Every client file is in one of the layers' folders: no loose files at the top of client/.",
       severity: "error",
-      from: { path: "^client/" },
-      to: { path: "^worker/" },
+      from: { path: "^client/", pathNot: "^client/(cli|mcp|hook|commands|ops|lib|platform)/" },
+      to: {},
     },
     {
-      name: "worker-never-imports-client",
+      name: "shared-files-live-in-a-folder",
+      comment: "shared/ has one folder per contract or kind of value; errors.ts is the one loose file.",
       severity: "error",
-      from: { path: "^worker/" },
-      to: { path: "^client/" },
+      from: { path: "^shared/[^/]+\\.ts$", pathNot: "^shared/errors\\.ts$" },
+      to: {},
+    },
+    {
+      name: "platform-is-the-os-only",
+      comment: "platform/ wraps the OS (fs, paths, git, http, terminal, process): it knows no handoff concept.",
+      severity: "error",
+      from: { path: "^client/platform/" },
+      to: { path: "^client/(lib|ops|commands|cli|mcp|hook)/" },
+    },
+    {
+      name: "lib-never-imports-tasks",
+      comment: "lib/ holds what two or more tasks share; it never reaches up into a task, a command or a front end.",
+      severity: "error",
+      from: { path: "^client/lib/" },
+      to: { path: "^client/(ops|commands|cli|mcp|hook)/" },
+    },
+    {
+      name: "ops-never-import-commands",
+      comment: "An operation returns values and never prints; it knows no flags and no front end.",
+      severity: "error",
+      from: { path: "^client/ops/" },
+      to: { path: "^client/(commands|cli|mcp|hook)/" },
+    },
+    {
+      name: "no-op-imports-another",
+      comment: "Each ops/<task>/ is one user task; what two tasks share moves down to lib/.",
+      severity: "error",
+      from: { path: "^client/ops/([^/]+)/" },
+      to: { path: "^client/ops/", pathNot: "^client/ops/$1/" },
+    },
+    {
+      name: "commands-never-import-front-ends",
+      severity: "error",
+      from: { path: "^client/commands/" },
+      to: { path: FRONT },
     },
     {
       name: "commands-never-import-each-other",
-      comment: "Each command is a feature; what two share lives in a module outside client/commands/ (create and create-kernel are one feature).",
+      comment: "commands/<name>/ is one command; what commands share sits loose in commands/ (command.ts, flags.ts, reports).",
       severity: "error",
-      from: { path: "^client/commands/([^/]+)\\.ts$" },
-      to: { path: "^client/commands/", pathNot: ["^client/commands/$1\\.ts$", "^client/commands/create(-kernel)?\\.ts$"] },
+      from: { path: "^client/commands/([^/]+)/" },
+      to: { path: "^client/commands/[^/]+/", pathNot: "^client/commands/$1/" },
     },
     {
-      name: "libraries-never-import-commands",
-      comment:
-        "Modules that commands share never reach back into a command. The MCP server (client/mcp/) is, like the registry, a front end: its tools call the operations the commands export (discoverShortlist, orientFromSource, compileManifest, createHandoff), lazily, so the agent gets the same result objects --json prints.",
+      name: "command-helpers-never-import-a-command",
       severity: "error",
-      from: { path: "^client/", pathNot: ["^client/commands/", "^client/registry\\.ts$", "^client/mcp/"] },
-      to: { path: "^client/commands/", dependencyTypesNot: ["type-only"] },
+      from: { path: "^client/commands/[^/]+\\.ts$" },
+      to: { path: "^client/commands/[^/]+/" },
+    },
+    {
+      name: "front-ends-stay-apart",
+      comment: "The MCP server and the hook never import the CLI; the CLI's registry only binds mcp/'s command.",
+      severity: "error",
+      from: { path: "^client/(mcp|hook)/" },
+      to: { path: "^client/cli/" },
+    },
+    {
+      name: "child-process-only-in-platform",
+      comment: "client/platform/git.ts is the one place that spawns git (with the safety settings).",
+      severity: "error",
+      from: { path: "^client/", pathNot: "^client/platform/" },
+      to: { path: "^(node:)?child_process$" },
     },
     {
       name: "no-circular",
+      comment: "No cycle at all in client/ and shared/, counting type-only and dynamic (lazy) imports.",
       severity: "error",
-      from: {},
-      // Lazy command loading (dynamic import) and type-only imports are not load-time cycles.
-      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only", "dynamic-import"] } },
+      from: { path: "^(client|shared)/" },
+      to: { circular: true },
+    },
+    {
+      name: "no-circular-at-load",
+      comment: "The worker's bindings name its Durable Object classes by type, and they name the bindings: type-only, never a load-time cycle.",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
     },
   ],
   options: {

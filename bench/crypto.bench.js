@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { loadTs, medianMs, report } from "./lib/load-ts.js";
 
 const { sealHandoff, openHandoff } = await loadTs("shared/crypto/envelope.ts");
-const { writePrivateFile } = await loadTs("client/private-file.ts");
+const { writePrivateFile } = await loadTs("client/platform/private-file.ts");
 
 const meta = { format: "ce-handoff/v1", file_name: "bench.md", created_at: "2026-05-01T10:00:00Z" };
 const dir = mkdtempSync(join(tmpdir(), "handoff-crypto-bench-"));

@@ -9,7 +9,7 @@ import { loadTs, medianMs, report, repoRoot } from "./lib/load-ts.js";
 
 const { parseStrictJson } = await loadTs("shared/kernel/strict-json.ts");
 const { validateKernelText } = await loadTs("shared/kernel/validate.ts");
-const { matchGlob } = await loadTs("shared/glob.ts");
+const { matchGlob } = await loadTs("shared/repo/glob.ts");
 
 const example = readFileSync(`${repoRoot}test/fixtures/kernel/example.yaml-skill-unification-2026-07-10.json`, "utf8");
 

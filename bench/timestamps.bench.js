@@ -1,9 +1,9 @@
-// timestampMs (shared/timestamps.ts) / Date.parse over the 10,000 created_at values one discovery
+// timestampMs (shared/time/timestamps.ts) / Date.parse over the 10,000 created_at values one discovery
 // run orders, in the shapes tools write (ms and s precision, Z and offsets); goal <= 0.8, since the
 // hand-rolled digit reader exists only to be faster than Date.parse. Same answers: checked first.
 import { loadTs, medianMs, report } from "./lib/load-ts.js";
 
-const { timestampMs } = await loadTs("shared/timestamps.ts");
+const { timestampMs } = await loadTs("shared/time/timestamps.ts");
 
 const start = Date.parse("2026-01-01T00:00:00Z");
 const values = Array.from({ length: 10_000 }, (_, i) => {

@@ -13,7 +13,7 @@ export async function buildCli() {
   for (const old of ["help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { cli: "client/cli.ts" },
+    entryPoints: { cli: "client/cli/main.ts" },
     outdir: "dist",
     bundle: true,
     splitting: true,
@@ -31,11 +31,11 @@ export async function buildCli() {
   // help and --version from the declarations, and the guard hook, which runs on every tool call.
   await build({
     absWorkingDir: root,
-    entryPoints: { help: "client/help-main.ts", guard: "client/guard/main.ts" },
+    entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
     outdir: "dist",
     bundle: true,
     // The declarations' lazy loaders are never called on the help path: leave the commands out.
-    external: ["./commands/*"],
+    external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
     format: "cjs",
     outExtension: { ".js": ".cjs" },
     platform: "node",

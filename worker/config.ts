@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { ExpiryBounds } from "../shared/api/publish.js";
 import { DEFAULT_EXPIRY_BOUNDS } from "../shared/api/publish.js";
 import { HandoffError } from "../shared/errors.js";
-import { DEFAULT_SERVER_BODY_LIMIT } from "../shared/size-limits.js";
+import { DEFAULT_SERVER_BODY_LIMIT } from "../shared/document/size-limits.js";
 import type { Bindings } from "./bindings.js";
 
 export interface ServerConfig {

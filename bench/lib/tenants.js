@@ -1,6 +1,6 @@
 // The multi-tenant simulation (docs/scale.md, "Many tenants"): many teams publish handoffs with
 // mixed expiries at once against a local `wrangler dev` (wrangler.bench.toml), then the clock is
-// driven forward through the bench routes of worker/bench-clock.ts. Returns what it saw; the
+// driven forward through the bench routes of worker/bench/clock.ts. Returns what it saw; the
 // caller asserts (test/e2e/tenants.test.ts) or prints (bench/tenants.bench.js).
 // Loopback only, bounded concurrency, every request checked.
 

@@ -1,12 +1,13 @@
 import type { RankQuery } from "../../shared/discover/rank.js";
-import { captureGitIdentity } from "../git.js";
+import { captureGitIdentity } from "./git.js";
+import type { Env } from "../platform/env.js";
 
 /**
  * The checkout discovery ranks against (`RankQuery.current`): the folder and, inside a git
  * repository, its identity and branch. Read-only git, started at once so it runs while the
  * caller enumerates or lists.
  */
-export async function rankingCheckout(cwd: string, env: NodeJS.ProcessEnv): Promise<RankQuery["current"]> {
+export async function rankingCheckout(cwd: string, env: Env): Promise<RankQuery["current"]> {
   const git = await captureGitIdentity(cwd, env);
   return {
     cwd,

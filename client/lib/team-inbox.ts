@@ -2,8 +2,8 @@ import type { TeamHandoff } from "../../shared/api/handoff.js";
 import { type TeamCard, openTeamCard } from "../../shared/crypto/team-card.js";
 import type { TeamKey } from "../../shared/crypto/team-key.js";
 import { HandoffError } from "../../shared/errors.js";
-import { type ConfigLocation, resolvePublishConfig } from "../config.js";
-import { type CallOptions, fetchTeamListing } from "../publish/server-api.js";
+import { type ConfigLocation, resolvePublishConfig } from "./config.js";
+import { type CallOptions, fetchTeamListing } from "./server-api.js";
 import { loadTeamRing } from "./team-ring.js";
 
 // The team inbox as a member sees it: the server's listing with each sealed card opened with

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
-import { CONFIG_VERSION, type ConfigFile, type ConfigFileV2, type TeamKeyEntry } from "../../shared/local-files.js";
+import { CONFIG_VERSION, type ConfigFile, type ConfigFileV2, type TeamKeyEntry } from "../../shared/local/local-files.js";
 import { checkTeamKey, type TeamKey } from "../../shared/crypto/team-key.js";
-import { normalizeServerUrl } from "../../shared/share-url.js";
-import { type ConfigLocation, configDirFor, readConfigFile, writeConfig } from "../config.js";
+import { normalizeServerUrl } from "../../shared/api/share-url.js";
+import { type ConfigLocation, configDirFor, readConfigFile, writeConfig } from "./config.js";
 
 // The team key ring: per server in the config file (0600), newest first. The first key seals
 // new team entries; the others open older ones. Keys are never sent anywhere: a server entry's

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import type { Env } from "./env.js";
 
 /**
  * The one way the CLI runs git: read-only and never prompting (no optional locks, so not even
@@ -15,7 +16,7 @@ const GIT_TIMEOUT_MS = 30_000;
  * nothing the repository's config names. No fsmonitor command (`core.fsmonitor`), no hooks
  * (`core.hooksPath`), no external diff (`diff.external`; pass `--no-ext-diff` to diff too, which
  * also covers `diff.<driver>.command`). Textconv drivers need `--no-textconv` on the diff itself,
- * and clean/smudge filters are named per driver: client/git.ts `safeGitArgs` switches them off.
+ * and clean/smudge filters are named per driver: client/lib/git.ts `safeGitArgs` switches them off.
  */
 export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
 
@@ -31,7 +32,7 @@ export interface GitRun<T extends string | Buffer = string> {
 
 export interface GitOptions {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** Output cap (default 64 MiB). */
   maxBytes?: number;
 }
@@ -84,4 +85,26 @@ export function runGit(args: string[], options: GitOptions & { binary?: boolean 
       settle({ code: exit, stdout: empty, failure: stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${code ?? "a signal"}` });
     });
   });
+}
+
+/**
+ * The synchronous form, for the one caller that must answer inside a synchronous check (validate's
+ * symlink check asks for the toplevel only when a kernel document names paths): same settings,
+ * same answer shape, text only.
+ */
+export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
+  const run = spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
+    cwd: options.cwd,
+    env: { ...options.env, ...GIT_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    timeout: GIT_TIMEOUT_MS,
+    maxBuffer: options.maxBytes ?? 64 * 1024 * 1024,
+  });
+  if (run.error) {
+    const code = (run.error as NodeJS.ErrnoException).code;
+    return { code: 128, stdout: "", failure: code === "ENOENT" ? "git is not installed" : code === "ENOBUFS" ? "output over the cap" : run.error.message, ...(code === "ENOBUFS" ? { overflow: true } : {}) };
+  }
+  if (run.status === 0) return { code: 0, stdout: run.stdout };
+  return { code: run.status ?? 128, stdout: "", failure: run.stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${run.status ?? "a signal"}` };
 }

@@ -4,9 +4,10 @@
  * `terminalSafe` / `oneLine`, so a document cannot drive the terminal.
  */
 
-// The sanitiser itself lives in shared/terminal-safe.ts (the one copy, also used by the worker's
+// The sanitiser itself lives in shared/text/terminal-safe.ts (the one copy, also used by the worker's
 // tools and tests); these names are the CLI's vocabulary for it.
-import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
+import { safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/text/terminal-safe.js";
+import type { Env } from "./env.js";
 
 /** Multi-line text with every control but tab and newline shown escaped. */
 export const terminalSafe = safeForTerminal;
@@ -23,7 +24,7 @@ export function write(stream: NodeJS.WritableStream, text: string): void {
 }
 
 /** Colour is on only for a terminal, and never with NO_COLOR set or FORCE_COLOR=0. */
-export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+export function colorEnabled(stream: { isTTY?: boolean }, env: Env): boolean {
   return Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.FORCE_COLOR !== "0";
 }
 

@@ -17,7 +17,7 @@ export interface ContinuityWarning {
   message: string;
 }
 
-/** The git facts the warnings need; `client/git.ts` captures a superset. */
+/** The git facts the warnings need; `client/lib/git.ts` captures a superset. */
 export interface ContinuityGit {
   branch?: string;
   head?: string;

@@ -44,3 +44,10 @@ export interface CeFields {
 /** Frontmatter limits for discovery: the contract's "at most the first 64 lines or 16 KiB". */
 export const FRONTMATTER_MAX_LINES = 64;
 export const FRONTMATTER_MAX_BYTES = 16 * 1024;
+/**
+ * The most keywords a handoff takes: keywords are written as one flow list (`keywords: ["a", "b"]`)
+ * inside the FRONTMATTER_MAX_BYTES discovery reads, and the shortest keyword costs 4 bytes there
+ * (`"a",`), so more than this can never be indexed. Refused rather than trimmed: the caller meant
+ * something else (a list of files? a transcript?).
+ */
+export const MAX_KEYWORDS = FRONTMATTER_MAX_BYTES / 4;

@@ -50,17 +50,21 @@ export function fitFrontmatter(fields: CeFields): { fields: CeFields; shortened:
   if (frontmatterFits(fields)) return { fields, shortened: [] };
   const summaryOnly = fitSummary(fields, Math.min(SUMMARY_FLOOR, [...fields.summary].length));
   if (summaryOnly) return { fields: summaryOnly, shortened: ["summary"] };
-  let trimmed = { ...fields, summary: cut(fields.summary, Math.min(SUMMARY_FLOOR, [...fields.summary].length)) };
-  const kept = [...fields.keywords];
-  while (kept.length > 0) {
-    kept.pop();
-    trimmed = { ...trimmed, keywords: [...kept] };
-    if (frontmatterFits(trimmed)) {
-      const shortened = trimmed.summary === fields.summary ? ["keywords"] : ["summary", "keywords"];
-      return { fields: trimmed, shortened };
+  const trimmed = { ...fields, summary: cut(fields.summary, Math.min(SUMMARY_FLOOR, [...fields.summary].length)) };
+  // The most leading keywords that fit, by bisection (fewer keywords never make it larger):
+  // O(log n) serialisations of O(n) each, where dropping one at a time was quadratic.
+  const withKeywords = (count: number): CeFields => ({ ...trimmed, keywords: fields.keywords.slice(0, count) });
+  let [low, high] = [0, fields.keywords.length - 1];
+  if (high >= 0 && frontmatterFits(withKeywords(0))) {
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (frontmatterFits(withKeywords(mid))) low = mid;
+      else high = mid - 1;
     }
+    const shortened = trimmed.summary === fields.summary ? ["keywords"] : ["summary", "keywords"];
+    return { fields: withKeywords(low), shortened };
   }
-  const last = fitSummary({ ...trimmed, keywords: [] }, 0);
+  const last = fitSummary(withKeywords(0), 0);
   if (last) return { fields: last, shortened: fields.keywords.length > 0 ? ["summary", "keywords"] : ["summary"] };
   throw new HandoffError("invalid_document", `the frontmatter would not fit in the first ${FRONTMATTER_MAX_LINES} lines / ${FRONTMATTER_MAX_BYTES / 1024} KiB discovery reads, even with the summary and keywords cut: the title, focus or paths are too long`, {
     hint: "pass a shorter --title (and --focus), and run it from a shorter path",

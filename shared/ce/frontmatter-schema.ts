@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { isIsoUtc } from "../timestamps.js";
+import { isIsoUtc } from "../time/timestamps.js";
 import { CE_CONTRACT } from "./contract.js";
 
 /** POSIX absolute, or a Windows drive path: the capture machine may be either. */

@@ -1,4 +1,4 @@
-import { codeSpan, fenceFor } from "../fence.js";
+import { codeSpan, fenceFor } from "../text/fence.js";
 import { type Bundle, type ContextOverhead, budgetStatus, totalTokens } from "./compile.js";
 
 /**

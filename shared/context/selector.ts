@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { selectorIssues } from "../selector-rules.js";
+import { selectorIssues } from "./selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../orient/headings.js";

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
-import { decodeBase64Url, encodeBase64Url } from "../base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError, type Result, err, ok } from "../errors.js";
-import { normalizeServerUrl } from "../share-url.js";
-import { tokenKind } from "../tokens.js";
+import { normalizeServerUrl } from "../api/share-url.js";
+import { tokenKind } from "../ids/tokens.js";
 import { TEAM_KEY_ID_LENGTH, TEAM_KEY_LENGTH, type TeamKey, checkTeamKey } from "./team-key.js";
 
 // A team invite: one string that carries what joining a team needs, bound to its server: the

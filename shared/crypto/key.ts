@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "../base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError, type Result, err, ok } from "../errors.js";
 
 /** Bytes of secret behind every share link: 256 bits. */

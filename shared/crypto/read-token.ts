@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "../base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { parseShareKey } from "./key.js";
 import { mixedSecret } from "./passphrase.js";
 

@@ -1,9 +1,9 @@
 // zod's "mini" build: the worker bundles this file's shape check.
 import * as z from "zod/mini";
-import { decodeBase64Url, encodeBase64Url } from "../base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError } from "../errors.js";
-import { isHandoffId } from "../handoff-id.js";
-import { MAX_TEAM_CARD_CHARS, MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../size-limits.js";
+import { isHandoffId } from "../ids/handoff-id.js";
+import { MAX_TEAM_CARD_CHARS, MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../document/size-limits.js";
 import { KEY_LENGTH, parseShareKey } from "./key.js";
 import { TEAM_KEY_ID_LENGTH, type TeamKey, parseTeamKey } from "./team-key.js";
 

@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "../base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError, type Result, err, ok } from "../errors.js";
 
 // The team key: 256 random bits made on a client and handed to members inside an invite, never

@@ -1,4 +1,4 @@
-import { timestampMs as parseTimestamp } from "../timestamps.js";
+import { timestampMs as parseTimestamp } from "../time/timestamps.js";
 import { describeAge } from "./age.js";
 import { foldText, wordTokens } from "./fold.js";
 import { normaliseRepository, sameCommit } from "./repo-identity.js";

@@ -1,6 +1,6 @@
 import type { JsonPathSegment } from "./json-path.js";
 import { type Report, type Rule, asArray, asRecord, asString } from "./issues.js";
-import { checkRfc3339 } from "../timestamps.js";
+import { checkRfc3339 } from "../time/timestamps.js";
 import { checkCommitSha, checkPortablePath, checkSha256, parseLineRange } from "./checks.js";
 
 /**

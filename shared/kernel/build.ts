@@ -1,7 +1,7 @@
 import { shellQuote } from "../ce/resume-command.js";
 import { HandoffError } from "../errors.js";
-import { slug } from "../slug.js";
-import { timestampMs } from "../timestamps.js";
+import { slug } from "../text/slug.js";
+import { timestampMs } from "../time/timestamps.js";
 import { asArray, asRecord } from "./issues.js";
 import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./schema.js";
 
@@ -21,7 +21,7 @@ export interface PinnedArtifact {
 export interface CapturedState {
   /** Used when the partial does not name the work itself. */
   name: string;
-  /** RFC 3339, normally `kernelTimestamp(new Date())` (shared/timestamps.ts). */
+  /** RFC 3339, normally `kernelTimestamp(new Date())` (shared/time/timestamps.ts). */
   created: string;
   branch: string;
   commit: string;

@@ -1,7 +1,7 @@
 /**
  * Single-value checks behind the kernel rules and advisories. Each returns `undefined` when the value is fine
  * and otherwise a message that says what is wrong, so rules, the context compiler and drift
- * checks all judge a path or a revision range the same way. Timestamps: shared/timestamps.ts.
+ * checks all judge a path or a revision range the same way. Timestamps: shared/time/timestamps.ts.
  */
 
 /**

@@ -1,6 +1,6 @@
 import type { ContextSelector, KernelHandoff } from "./schema.js";
 import { KERNEL_SECTIONS } from "./sections.js";
-import { codeSpan, fenceFor } from "../fence.js";
+import { codeSpan, fenceFor } from "../text/fence.js";
 
 /**
  * Renders a validated kernel.handoff/v1 manifest as Markdown for people. The JSON stays the one

@@ -38,8 +38,8 @@ export interface ScannedPaths {
  *
  * @example
  * ```ts
- * scanPaths("Edit `client/cli.ts` and docs/api.md, see /tmp/x.log and https://x.dev/a.md")
- * // { relative: ["client/cli.ts", "docs/api.md"], absolute: ["/tmp/x.log"] }
+ * scanPaths("Edit `client/cli/main.ts` and docs/api.md, see /tmp/x.log and https://x.dev/a.md")
+ * // { relative: ["client/cli/main.ts", "docs/api.md"], absolute: ["/tmp/x.log"] }
  * ```
  */
 export function scanPaths(body: string): ScannedPaths {

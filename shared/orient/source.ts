@@ -1,7 +1,7 @@
 import { parseCeDocument } from "../ce/document.js";
 import { CE_CONTRACT } from "../ce/contract.js";
 import { parseStrictJson } from "../kernel/strict-json.js";
-import { kernelFormat } from "../sniff.js";
+import { kernelFormat } from "../document/sniff.js";
 import type { SourceDocument } from "./types.js";
 
 /**

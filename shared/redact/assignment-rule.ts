@@ -11,7 +11,9 @@ import type { Rule, RuleContext } from "./types.js";
  * backward walks read the name and the value, and the next search starts after the value,
  * so every character is looked at a bounded number of times.
  */
-const KEYWORD = /pass(?:wd|word)|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth(?!or)|credential|account[_-]?key|storage[_-]?key/gi;
+const KEYWORD = /pass(?:wd|word)|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth(?!or)|credential|account[_-]?key|storage[_-]?key|_key/gi;
+/** `DD_APP_KEY`, `ENCRYPTION_KEY`: an UPPER_SNAKE environment name whose only secret word is its `_KEY` end. */
+const ENV_KEY_NAME = /^(?:export[ \t]+)?[A-Z][A-Z0-9_]*_KEY$/;
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME = 64;
 const MAX_VALUE = 1024;
@@ -113,6 +115,8 @@ export const ASSIGNMENT_RULE: Rule = {
       const trimmed = value.quoted ? raw : raw.replace(/[.)\]}]+$/, "");
       if (!value.quoted && (CODE_LIKE.test(trimmed) || isIdentifier(trimmed))) continue;
       const name = text.slice(nameStart, nameEnd);
+      // `_key` alone counts only in an environment name, for a value that is no path: `sort_key: name` is config.
+      if (match[0].toLowerCase() === "_key" && (!ENV_KEY_NAME.test(name) || /^[~./]/.test(trimmed))) continue;
       if (ABOUT_A_SECRET.test(name) || ABOUT_A_SECRET.test(name.toLowerCase())) continue; // `AUTH_STRATEGY` too
       // `arn:aws:secretsmanager:<region>:<account>:secret:<name>`: the name of a secret, not one.
       if (text[nameStart - 1] === ":" && /(?:^|[\s"'`=(,[])arn:[a-z0-9-]{1,32}:[a-z0-9-]{1,64}:[^\s:]{0,64}:[^\s:]{0,64}:$/i.test(text.slice(Math.max(0, nameStart - 200), nameStart))) continue;

@@ -16,6 +16,8 @@ const DATABASE_SCHEMES = new Set([
 const SCHEME_CHAR = /[A-Za-z0-9+.-]/;
 /** After `://`: the user (no ':'), ':', the password up to the last '@' before the host. */
 const USERINFO = /[^\s:\/?#@"'<>]{0,256}:(?<secret>[^\s\/?#"'<>]{1,256})@/dy;
+/** The same with '/', '#' and '?' allowed in the password, up to an '@' before a host. */
+const WIDE_USERINFO = /[^\s:\/?#@"'<>]{1,256}:(?<secret>[^\s"'<>@]{1,256})@(?=[A-Za-z0-9[])/dy;
 
 /**
  * `scheme://user:password@host`: only the password is redacted. Hand-driven from each literal
@@ -28,6 +30,8 @@ const URL_PASSWORD_RULE: Rule = {
   find(ctx) {
     const { text } = ctx;
     const userinfo = new RegExp(USERINFO.source, USERINFO.flags);
+    const wideUserinfo = new RegExp(WIDE_USERINFO.source, WIDE_USERINFO.flags);
+    let nextAt = -1;
     let count = 0;
     for (let at = text.indexOf("://"); at !== -1; at = text.indexOf("://", at + 3)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
@@ -37,8 +41,19 @@ const URL_PASSWORD_RULE: Rule = {
       while (start < at && !/[A-Za-z]/.test(text[start] ?? "")) start++;
       if (start === at) continue;
       userinfo.lastIndex = at + 3;
-      const match = userinfo.exec(text);
-      if (match === null) continue;
+      let match = userinfo.exec(text);
+      if (match === null) {
+        // A password with an unencoded '/', '#' or '?' (`user:pa/ss#1@host`): taken only when what
+        // precedes the first of them is not a port (`host:8080/a@b` is a path, not a password).
+        // Tried only with an '@' near enough: the next one is found once, not once per "://".
+        if (nextAt < at) nextAt = text.indexOf("@", at);
+        if (nextAt < 0) nextAt = text.length;
+        if (nextAt - at > 520) continue;
+        wideUserinfo.lastIndex = at + 3;
+        match = wideUserinfo.exec(text);
+        const secret = match?.groups?.secret ?? "";
+        if (match === null || /^\d*$/.test(secret.split(/[\/#?]/)[0] ?? "") || secret.includes("://")) continue;
+      }
       const secret = match.groups?.secret ?? "";
       if (isPlaceholder(secret) || /^\d{1,5}$/.test(secret)) continue;
       const scheme = text.slice(start, at).toLowerCase();

@@ -1,6 +1,7 @@
 import { ASSIGNMENT_RULE } from "./assignment-rule.js";
 import { CLI_PASSWORD_RULE } from "./cli-password-rule.js";
 import { CONTEXT_RULES, FIELD_RULES } from "./context-rules.js";
+import { CREDENTIAL_FILE_RULES } from "./credential-file-rules.js";
 import { BASE64_KEY_RULES, KEY_FIELD_RULES } from "./key-field-rules.js";
 import { PRIVATE_KEY_RULE } from "./private-key-rule.js";
 import { TOKEN_RULES } from "./token-rules.js";
@@ -17,6 +18,7 @@ export const RULES: readonly Rule[] = [
   ...BASE64_KEY_RULES,
   ...TOKEN_RULES,
   ...VENDOR_RULES,
+  ...CREDENTIAL_FILE_RULES,
   ...CONTEXT_RULES,
   ...KEY_FIELD_RULES,
   CLI_PASSWORD_RULE,

@@ -2,7 +2,7 @@ import { scanFrontmatter } from "../ce/frontmatter-scan.js";
 import type { TeamCard } from "../crypto/team-card.js";
 import { type CandidateFrontmatter, candidateFrontmatter } from "../discover/rank.js";
 import { kernelIndex } from "../discover/kernel-index.js";
-import { startsLikeJson } from "../sniff.js";
+import { startsLikeJson } from "../document/sniff.js";
 
 /**
  * The team card of a document about to be published: the same fields discovery ranks by

@@ -83,6 +83,20 @@ async function injected(page: Page): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * Resolves at the page's own idle point: two frames painted, then an idle period, then one more
+ * task. Whatever a payload deferred (an ontoggle event, a zero-delay refresh or timer, a load
+ * handler) was queued before and has run by then, however slow the machine; a navigation on the
+ * way rejects this, which fails the test.
+ */
+function pageIdle(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    // Runs in the page: its DOM timers, which the Node typings of this file do not declare.
+    const page = globalThis as unknown as { requestAnimationFrame(run: () => void): void; requestIdleCallback(run: () => void, options: { timeout: number }): void };
+    return new Promise<void>((resolve) => page.requestAnimationFrame(() => page.requestAnimationFrame(() => page.requestIdleCallback(() => setTimeout(resolve, 0), { timeout: 10_000 }))));
+  });
+}
+
 describe("a hostile handoff", () => {
   it("never runs: no dialog, no script error, no navigation, no injected element; the source is exact", async () => {
     const body = hostileHandoff();
@@ -92,8 +106,8 @@ describe("a hostile handoff", () => {
     await settled(page);
     await openIt(page);
     expect(await page.locator("#problem").isVisible()).toBe(false);
-    // Give any deferred payload (a refresh, an ontoggle) a moment it would need to fire.
-    await page.waitForTimeout(500);
+    // Any deferred payload (a refresh, an ontoggle, a timer) would have fired by the page's idle point.
+    await pageIdle(page);
     await page.hover("#rendered table");
 
     expect(await injected(page)).toEqual({ scripts: 1, styles: 1, metas: 4, hostile: 0, handlers: 0, unsafeLinks: 0 });
@@ -128,7 +142,7 @@ describe("a hostile handoff", () => {
     const visited = await visit(world.browser, url);
     await settled(visited.page);
     await openIt(visited.page);
-    await visited.page.waitForTimeout(500);
+    await pageIdle(visited.page);
     expect(await visited.page.locator("h1").textContent()).toBe(PAYLOADS[1]);
     expect(await injected(visited.page)).toEqual({ scripts: 1, styles: 1, metas: 4, hostile: 0, handlers: 0, unsafeLinks: 0 });
     expect(visited.dialogs).toEqual([]);

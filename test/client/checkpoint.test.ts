@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateKernelCheckpoint } from "../../shared/kernel/checkpoint.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { referenceValidate } from "../helpers/kernel-reference.js";
+import { referenceHere, referenceValidate } from "../helpers/kernel-reference.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
 // `handoff checkpoint` writes kernel.checkpoint/v1 documents that our validator and kernel's
@@ -79,6 +79,7 @@ describe("handoff checkpoint", () => {
     const ours = await runCli(["validate", result.path, "--json"], { cwd: repo, env });
     expect(ours.code, ours.stdout + ours.stderr).toBe(0);
     expect(JSON.parse(ours.stdout)).toMatchObject({ valid: true, format: "kernel.checkpoint/v1", issues: [] });
+    if (!referenceHere()) return;
     const reference = referenceVerdict(result.path);
     expect(reference.exit, reference.output).toBe(0);
     expect(reference.output).toContain("(kernel.checkpoint/v1)");
@@ -92,8 +93,10 @@ describe("handoff checkpoint", () => {
     expect(result.checkpoint.current_outputs).toEqual(["src/a.ts"]);
     expect(result.warnings.join("\n")).toMatch(/uncommitted change/);
     expect((await runCli(["validate", result.path], { cwd: repo, env })).code).toBe(0);
-    const reference = referenceVerdict(result.path);
-    expect(reference.exit, reference.output).toBe(0);
+    if (referenceHere()) {
+      const reference = referenceVerdict(result.path);
+      expect(reference.exit, reference.output).toBe(0);
+    }
     git(repo, "checkout", "--", "src/a.ts");
   });
 

@@ -2,7 +2,7 @@ import { chownSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, w
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCeDocument } from "../../shared/ce/document.js";
-import { managedRetention } from "../../client/commands/create.js";
+import { managedRetention } from "../../client/ops/create/create.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { listFiles, normalize } from "./cli-helpers.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";

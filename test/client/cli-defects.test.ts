@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatOrientation } from "../../client/resume/format.js";
-import type { OrientationResult } from "../../client/resume/orient.js";
+import { formatOrientation } from "../../client/commands/resume/format.js";
+import type { OrientationResult } from "../../client/ops/orient/orient.js";
 import { deriveTitle } from "../../shared/ce/derive.js";
-import { maxPlaintextFor, sealedSizeFor } from "../../shared/size-limits.js";
-import { savePublished } from "../../client/published-store.js";
+import { maxPlaintextFor, sealedSizeFor } from "../../shared/document/size-limits.js";
+import { savePublished } from "../../client/lib/published-store.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { flagTable } from "../../client/help.js";
-import { COMMANDS } from "../../client/registry.js";
+import { flagTable } from "../../client/cli/help.js";
+import { COMMANDS as BOUND } from "../../client/cli/registry.js";
+
+const COMMANDS = BOUND.map((c) => c.spec);
 
 // docs/cli.md's flag tables are generated from the command declarations, like --help. Run with
 // UPDATE_DOCS=1 to rewrite them after changing a declaration.

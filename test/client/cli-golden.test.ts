@@ -2,11 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exitCodeForOutcome, main } from "../../client/cli.js";
-import type { Io } from "../../client/io.js";
-import { COMMANDS } from "../../client/registry.js";
+import { exitCodeForOutcome, main } from "../../client/cli/main.js";
+import type { Io } from "../../client/platform/io.js";
+import { COMMANDS as BOUND } from "../../client/cli/registry.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { normalize } from "./cli-helpers.js";
+
+const COMMANDS = BOUND.map((c) => c.spec);
 
 // Golden runs of the built CLI (FORCE_COLOR=0): every command's --help, and one typical run of
 // each, with stdout, stderr and the exit code snapshotted.

@@ -2,7 +2,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type PublishFlags, configDirFor, credentialsFor, resolvePublishConfig, writeConfig } from "../../client/config.js";
+import { type PublishFlags, configDirFor, credentialsFor, resolvePublishConfig, writeConfig } from "../../client/lib/config.js";
 import type { HandoffError } from "../../shared/errors.js";
 
 let root: string;

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GIT_SAFE_CONFIG, filterOverrides } from "../../client/git.js";
+import { GIT_SAFE_CONFIG, filterOverrides } from "../../client/lib/git.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 

@@ -2,11 +2,11 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resolvePublishConfig } from "../../client/config.js";
-import { publishCiphertext } from "../../client/publish/server-api.js";
+import { resolvePublishConfig } from "../../client/lib/config.js";
+import { publishCiphertext } from "../../client/lib/server-api.js";
 import { newShareKey } from "../../shared/crypto/key.js";
-import { randomBase64Url } from "../../shared/base64url.js";
-import { newHandoffId } from "../../shared/tokens.js";
+import { randomBase64Url } from "../../shared/ids/base64url.js";
+import { newHandoffId } from "../../shared/ids/tokens.js";
 import { type CaptureServer, type CapturedRequest, everythingSent, startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../helpers/cli.js";
 import { fullCheckpoint, fullManifest } from "../helpers/kernel-corpus.js";
-import { REFERENCE_SCRIPT } from "../helpers/kernel-reference.js";
+import { liveReferenceScript, referenceHere } from "../helpers/kernel-reference.js";
 import { makeRepo } from "./git-repo.js";
 import { resumeJson, sandbox } from "./resume-sandbox.js";
 
@@ -44,7 +44,8 @@ describe("discovery and the repository's kernel manifests", () => {
     expect(kernel.find((c) => c.path.endsWith("notes.json"))).toMatchObject({ indexed: false });
     expect(result.boundary).toContain(join(repo, "_meta", "handoffs"));
 
-    const latest = spawnSync("python3", [REFERENCE_SCRIPT, "latest"], { cwd: repo, encoding: "utf8" });
+    if (!referenceHere()) return;
+    const latest = spawnSync("python3", [liveReferenceScript(), "latest"], { cwd: repo, encoding: "utf8" });
     expect(latest.stdout.trim()).toBe("_meta/checkpoints/newer.json");
     expect(kernel[0]!.path).toBe(join(repo, latest.stdout.trim()));
   });

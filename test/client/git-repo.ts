@@ -37,3 +37,27 @@ export function makeRepo(dir: string, files: Record<string, string> = { "README.
   git(dir, "commit", "-q", "-m", "initial");
   return dir;
 }
+
+/**
+ * Writes a minimal valid kernel.handoff/v1 at `<repo>/<file>` whose context has `mode`, forbids
+ * `secrets/**` and requires `required` (repository paths), provenance at the repository's HEAD.
+ */
+export function writeSealedManifest(repo: string, file: string, options: { mode?: "sealed" | "bounded" | "advisory"; required?: string[] } = {}): string {
+  const manifest = {
+    schema: "kernel.handoff/v1",
+    identity: { name: file.replace(/\.json$/, ""), created: "2026-07-10T21:45:00Z" },
+    provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: false },
+    objective: { goal: "Keep the experiment sealed", success_conditions: ["no forbidden reads"] },
+    workflow: { phases: [{ name: "run", status: "required" }] },
+    context: {
+      policy: { mode: options.mode ?? "sealed" },
+      ...(options.required ? { required: options.required.map((path) => ({ path, reason: "selected" })) } : {}),
+      forbidden: ["secrets/**"],
+      budget: { target_tokens: 1000, max_tokens: 2000 },
+    },
+    execution: { entry_phase: "run" },
+    resume: { prompt: "resume" },
+  };
+  writeFileSync(join(repo, file), JSON.stringify(manifest));
+  return file;
+}

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { captureGit, parseStatus } from "../../client/git.js";
+import { captureGit, parseStatus } from "../../client/lib/git.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
 const env = { PATH: process.env.PATH, ...GIT_ENV };

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
@@ -65,6 +65,24 @@ describe("handoff install-skill", () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain(`replaced: ${skill}`);
     expect(readFileSync(skill, "utf8")).toBe(readFileSync(join(shipped, "SKILL.md"), "utf8"));
+  });
+
+  it("refuses a skill folder (or a folder in it) that is a symlink, and writes nothing through it", async () => {
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(join(elsewhere, "refs"), { recursive: true });
+    const dir = join(base, "linked", "skills");
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(elsewhere, join(dir, "handoff"));
+    const run = await runCli(["install-skill", "--dir", dir], { cwd: base, env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/handoff is a symlink; not installing through it/);
+    const nested = join(base, "nested", "skills");
+    mkdirSync(join(nested, "handoff"), { recursive: true });
+    symlinkSync(join(elsewhere, "refs"), join(nested, "handoff", "references"));
+    const second = await runCli(["install-skill", "--dir", nested], { cwd: base, env });
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(/references is a symlink/);
+    expect(readdirSync(elsewhere, { recursive: true })).toEqual(["refs"]);
   });
 
   it("rejects an unknown agent as a usage error", async () => {

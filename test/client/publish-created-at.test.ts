@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { randomBase64Url } from "../../shared/base64url.js";
-import { newHandoffId } from "../../shared/tokens.js";
+import { randomBase64Url } from "../../shared/ids/base64url.js";
+import { newHandoffId } from "../../shared/ids/tokens.js";
 import { openHandoff } from "../../shared/crypto/envelope.js";
-import { parseShareUrl } from "../../shared/share-url.js";
+import { parseShareUrl } from "../../shared/api/share-url.js";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 

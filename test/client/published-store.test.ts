@@ -9,7 +9,7 @@ import {
   markRevoked,
   publishedState,
   savePublished,
-} from "../../client/published-store.js";
+} from "../../client/lib/published-store.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 
 let configDir: string;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderKernelMarkdown } from "../../shared/kernel/render.js";
 import { validateKernelText } from "../../shared/kernel/validate.js";
 import { EXAMPLE_FILE, KERNEL_FIXTURES, fixtureText } from "../shared/kernel/fixtures.js";
-import { ensureBuilt } from "../helpers/cli.js";
+import { cleanEnv, ensureBuilt } from "../helpers/cli.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(repoRoot, "bin/handoff.cjs");
@@ -18,9 +19,13 @@ let dir: string;
  * one, far longer than any run on a busy machine: a hang still fails instead of stalling the file.
  */
 function handoff(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  return handoffIn(dir, [process.execPath, [bin, ...args]]);
+}
+
+function handoffIn(cwd: string, [file, args]: [string, string[]]): { code: number | null; stdout: string; stderr: string } {
+  const result: SpawnSyncReturns<string> = spawnSync(file, args, {
+    cwd,
+    env: cleanEnv({ HOME: cwd }),
     encoding: "utf8",
     timeout: 180_000,
   });
@@ -136,10 +141,11 @@ describe("handoff render", () => {
     expect(result.stdout).toBe("");
   });
 
-  it.skipIf(process.getuid?.() === 0)("refuses a file it may not read", () => {
-    writeFileSync(join(dir, "secret.json"), "{}");
-    chmodSync(join(dir, "secret.json"), 0o000);
-    const result = handoff("render", "secret.json");
+  it("refuses a file it may not read (as root too: then the CLI runs as nobody)", () => {
+    const locked = unprivilegedDir("handoff-render-locked-");
+    writeFileSync(join(locked, "secret.json"), "{}");
+    chmodSync(join(locked, "secret.json"), 0o000);
+    const result = handoffIn(locked, unprivilegedCli(locked, ["render", "secret.json"]));
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/permission denied/);
   });
@@ -147,7 +153,7 @@ describe("handoff render", () => {
   it.each([
     [[], /which manifest\?/],
     [["a.json", "b.json"], /takes one FILE\.json/],
-    [[EXAMPLE_FILE, "--force"], /--force only applies with --out/],
+    [[EXAMPLE_FILE, "--force"], /--force goes with --out/],
     [[EXAMPLE_FILE, "--outt", "x"], /Unknown option '--outt'/],
   ])("is a usage error for %j", (args, message) => {
     const result = handoff("render", ...args);

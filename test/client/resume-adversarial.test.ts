@@ -3,8 +3,8 @@ import { chmodSync, chownSync, mkdirSync, symlinkSync, truncateSync, utimesSync,
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { discoverHandoffs } from "../../client/discover/discover.js";
-import { FIRST_LINE_MAX_BYTES, HEAD_MAX_BYTES, readCandidateHead } from "../../client/discover/read-head.js";
+import { discoverHandoffs } from "../../client/ops/discover/discover.js";
+import { FIRST_LINE_MAX_BYTES, HEAD_MAX_BYTES, readCandidateHead } from "../../client/ops/discover/read-head.js";
 import { ensureBuilt } from "../helpers/cli.js";
 import { type Sandbox, ceText, privateDir, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot } from "../helpers/cli.js";
-import { asReferenceEvents, referenceDivergence } from "../helpers/kernel-reference.js";
+import { asReferenceEvents, referenceDivergence, referenceHere } from "../helpers/kernel-reference.js";
 import { git, makeRepo } from "./git-repo.js";
 import { type Sandbox, createHandoff, resume, resumeJson, sandbox } from "./resume-sandbox.js";
 
@@ -141,10 +141,12 @@ async function kernelSetup(): Promise<{ box: Sandbox; repo: string; path: string
 /**
  * Resumes `path` with the built CLI and asks kernel's reference `divergence` about the same file
  * in the same checkout: the same events (names and severity), the same phases after the rules,
- * and exit 1 exactly when the reference calls it hard divergence.
+ * and exit 1 exactly when the reference calls it hard divergence. Where this machine has no
+ * reference, only our result comes back (the test's own checks still run; the summary counts it).
  */
 async function resumeWithParity(box: Sandbox, path: string, repo: string) {
   const ours = await resumeJson(box, [path], repo);
+  if (!referenceHere()) return ours;
   const reference = referenceDivergence(path, repo);
   expect(asReferenceEvents(ours.result.drift)).toEqual(reference.events);
   expect(phaseStatus(ours.result.phases)).toEqual(phaseStatus(reference.phases));

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MISSING_EXPLANATION } from "../../shared/orient/extract.js";
-import { ensureBuilt, repoRoot } from "../helpers/cli.js";
+import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 import { makeRepo } from "./git-repo.js";
 import { type Sandbox, resume, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
@@ -126,12 +127,13 @@ describe("handoff resume SOURCE: unreadable sources exit 3 with a clear message"
     expect(run.stderr).toContain("stdin is larger than 1048576 bytes (1 MiB)");
   });
 
-  it.skipIf(process.getuid?.() === 0)("a file without read permission", async () => {
-    const box = sandbox();
-    writeFileSync(join(box.base, "secret.md"), "# x\n", { mode: 0o000 });
-    const run = await resume(box, ["secret.md"], box.base);
+  it("a file without read permission (as root too: then the CLI runs as nobody)", async () => {
+    const locked = unprivilegedDir("handoff-resume-locked-");
+    writeFileSync(join(locked, "secret.md"), "# x\n", { mode: 0o000 });
+    const cli = unprivilegedCli(locked, ["resume", "secret.md"]);
+    const run = await runProgram(...cli, { cwd: locked, env: { HOME: locked, HANDOFF_ROOT: join(locked, "store") } });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/cannot read the source .*secret\.md \(EACCES\)/);
+    expect(run.stderr).toMatch(/cannot read .*secret\.md: permission denied/);
   });
 
   it("extra words after a SOURCE are a usage error", async () => {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanText } from "../../shared/redact/index.js";
 import { positiveSamples } from "../fixtures/redact/samples.js";
 import { survivingWindows } from "../shared/redact/consistency.js";
-import { ensureBuilt } from "../helpers/cli.js";
+import { cleanEnv, ensureBuilt } from "../helpers/cli.js";
+import { unprivilegedCli, unprivilegedDir } from "../helpers/unprivileged.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const launcher = join(root, "bin", "handoff.cjs");
@@ -19,11 +20,12 @@ interface Run {
 }
 
 /** Runs the built CLI with `args`, feeding `stdin`; a hang fails the test by its time limit. */
-function handoff(args: string[], options: { cwd: string; stdin?: string | Buffer }): Promise<Run> {
+function handoff(args: string[], options: { cwd: string; stdin?: string | Buffer; unprivileged?: boolean }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], {
+    const [file, argv] = options.unprivileged ? unprivilegedCli(options.cwd, args) : [process.execPath, [launcher, ...args]];
+    const child = spawn(file, argv, {
       cwd: options.cwd,
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+      env: cleanEnv({ HOME: options.cwd }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];
@@ -135,11 +137,12 @@ describe("handoff scan", () => {
     expect(run.stdout).toBe("");
   });
 
-  it.skipIf(process.getuid?.() === 0)("exits 3 on a file without read permission", async () => {
-    const locked = join(dir, "locked.md");
+  it("exits 3 on a file without read permission (as root too: then the CLI runs as nobody)", async () => {
+    const folder = unprivilegedDir("handoff-scan-locked-");
+    const locked = join(folder, "locked.md");
     writeFileSync(locked, "text");
     chmodSync(locked, 0o000);
-    const run = await handoff(["scan", locked], { cwd: dir });
+    const run = await handoff(["scan", locked], { cwd: folder, unprivileged: true });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/permission denied/);
   });

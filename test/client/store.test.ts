@@ -2,7 +2,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HandoffError } from "../../shared/errors.js";
-import { ensureHandoffDir, ensurePrivateDir, managedRoots, openManagedRoot, writeExclusive } from "../../client/store.js";
+import { ensureHandoffDir, ensurePrivateDir, managedRoots, openManagedRoot, writeExclusive } from "../../client/lib/store.js";
 import { tempDir } from "./git-repo.js";
 
 const uid = process.getuid!();

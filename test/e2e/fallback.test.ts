@@ -78,7 +78,7 @@ describe("no server configured", () => {
     const a = host();
     const run = await a.run(["create", "--local", "--publish"], { input: BODY });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--publish and --local contradict/);
+    expect(run.stderr).toMatch(/--publish and --local do not go together/);
     expect(listFilesDeep(a.root)).toEqual([]);
   });
 

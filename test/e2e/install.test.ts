@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dirname } from "node:path";
+import { type TestContext, afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testNode } from "../../scripts/test-nodes.js";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
 import { type CliRun, ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
@@ -8,7 +10,8 @@ import { json, startServer } from "./hosts.js";
 
 // The package as a user gets it: `npm pack` of this project, installed from the tarball into a
 // prefix of its own, and the installed `handoff` (found on PATH, not run from this checkout) used
-// in a git repository outside the project, against the real worker under `wrangler dev`.
+// in a git repository outside the project, against the real worker under `wrangler dev`; under
+// the Node that runs the tests and under each other tested version (scripts/test-nodes.js).
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string; files: string[] };
 const BODY = `# Ship the installer
@@ -33,11 +36,11 @@ function npm(args: string[], cwd: string): Promise<CliRun> {
   });
 }
 
-/** A user of the installed CLI: their own HOME, store and config; only the prefix's bin on PATH first. */
-function user(name: string, extraEnv: Record<string, string> = {}) {
+/** A user of the installed CLI: their own HOME, store and config; the prefix's bin first on PATH, then the Node under test. */
+function user(name: string, PATH: string, extraEnv: Record<string, string> = {}) {
   const dir = join(base, name);
   const env = {
-    PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+    PATH,
     HOME: join(dir, "home"),
     XDG_CONFIG_HOME: join(dir, "config"),
     HANDOFF_ROOT: join(dir, "handoffs"),
@@ -72,22 +75,60 @@ describe("the packed CLI, installed from its tarball", () => {
   it("holds only what the CLI runs: the launcher, the bundles and chunks, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
-    expect(top).toEqual(["README.md", "agents", "bin", "dist", "package.json", "skills"]);
+    // docs/: what help and error messages point to ("See docs/cli.md").
+    expect(top).toEqual(["README.md", "agents", "bin", "dist", "docs", "package.json", "skills"]);
+    expect(readdirSync(join(installedRoot, "docs"))).toEqual(expect.arrayContaining(["cli.md", "storage.md", "agents.md", "conformance.md"]));
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
     expect(dist).toEqual(["chunks", "cli.js", "guard.cjs", "help.cjs"]);
     expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
   });
 
-  it("answers --version with the package's version from any folder", async () => {
-    const run = await runProgram("handoff", ["--version"], { cwd: base, env: { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base } });
+});
+
+/** The Nodes the installed CLI runs under: this one, and each other tested version this machine could install. */
+const NODES: [string, { node: string } | { reason: string }][] = [
+  [`Node ${process.versions.node} (running the tests)`, { node: process.execPath }],
+  ...[22, 24].filter((major) => major !== Number(process.versions.node.split(".")[0])).map((major) => {
+    const found = testNode(major);
+    return [`Node ${"version" in found ? found.version : major}`, found] as [string, { node: string } | { reason: string }];
+  }),
+];
+
+describe.each(NODES)("the installed CLI under %s", (label, found) => {
+  const tag = label.replace(/\W+/g, "-");
+  /** PATH for a user of the installed CLI: the prefix's bin, then this Node, then the rest. */
+  const userPath = () => [join(prefix, "bin"), dirname((found as { node: string }).node), process.env.PATH ?? "/usr/bin:/bin"].join(delimiter);
+  const needNode = (ctx: TestContext) => {
+    if ("reason" in found) ctx.skip(`no ${label} here: ${found.reason}`);
+  };
+
+  it("runs under this Node", async (ctx) => {
+    needNode(ctx);
+    const run = await runProgram("node", ["--version"], { cwd: base, env: { PATH: userPath() } });
+    expect(run.stdout.trim()).toBe(`v${label.match(/Node ([\d.]+)/)![1]}`);
+  });
+
+  it("prints the same help as the checkout's CLI (whose help the golden tests pin)", async (ctx) => {
+    needNode(ctx);
+    for (const args of [["--help"], ["create", "--help"], ["resume", "--help"], ["guard", "--help"]]) {
+      const installed = await runProgram("handoff", args, { cwd: base, env: { PATH: userPath(), HOME: base } });
+      const checkout = await runProgram(process.execPath, [join(repoRoot, "bin", "handoff.cjs"), ...args], { cwd: base, env: { HOME: base } });
+      expect({ args, code: installed.code, stdout: installed.stdout }).toEqual({ args, code: checkout.code, stdout: checkout.stdout });
+    }
+  });
+
+  it("answers --version with the package's version from any folder", async (ctx) => {
+    needNode(ctx);
+    const run = await runProgram("handoff", ["--version"], { cwd: base, env: { PATH: userPath(), HOME: base } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(pkg.version);
   });
 
-  it("installs its skill and runs its guard from the installed package", async () => {
-    const env = { PATH: `${join(prefix, "bin")}${delimiter}${process.env.PATH}`, HOME: base };
-    const skills = join(base, "installed-skills");
+  it("installs its skill and runs its guard from the installed package", async (ctx) => {
+    needNode(ctx);
+    const env = { PATH: userPath(), HOME: base };
+    const skills = join(base, `installed-skills-${tag}`);
     const installed = await runProgram("handoff", ["install-skill", "--dir", skills, "--json"], { cwd: base, env });
     expect(installed.code, installed.stderr).toBe(0);
     expect(readFileSync(join(skills, "handoff", "SKILL.md"), "utf8")).toBe(readFileSync(join(repoRoot, "skills", "handoff", "SKILL.md"), "utf8"));
@@ -95,14 +136,15 @@ describe("the packed CLI, installed from its tarball", () => {
     expect(guard.code, guard.stderr).toBe(0);
   });
 
-  it("create, publish on one host, resume on another, from a repository outside the project", async () => {
-    const a = user("a", { HANDOFF_SERVER: server!.url });
-    const b = user("b");
+  it("create, publish on one host, resume on another, from a repository outside the project", async (ctx) => {
+    needNode(ctx);
+    const a = user(`a-${tag}`, userPath(), { HANDOFF_SERVER: server!.url });
+    const b = user(`b-${tag}`, userPath());
 
     const created = await a(["create", "--title", "Ship the installer", "--json"], BODY);
     expect(created.code, created.stderr).toBe(0);
     const { path } = json<{ path: string }>(created);
-    expect(path.startsWith(join(base, "a", "handoffs"))).toBe(true);
+    expect(path.startsWith(join(base, `a-${tag}`, "handoffs"))).toBe(true);
 
     const published = await a(["publish", path, "--json"]);
     expect(published.code, published.stderr).toBe(0);

@@ -146,22 +146,24 @@ describe("handoff mcp over stdio with the SDK client", () => {
     expect(untrusted?.text).toContain(MARKER);
   });
 
-  it("writes a checkpoint and runs context deactivate (nothing active)", async () => {
+  it("writes a checkpoint; deactivate is not an MCP action (the user runs it)", async () => {
     const checkpoint = ok(await call("checkpoint", { goal: "Retry on 503", position: "loop written", next: "write the backoff test", done: [{ step: "loop", evidence: "commit abc: retry.ts" }] }));
     expect(checkpoint.path).toMatch(new RegExp(`^${host.repo}/_meta/checkpoints/.*\\.json$`));
     expect(checkpoint.format).toBe("kernel.checkpoint/v1");
-    const context = ok(await call("context", { action: "deactivate" }));
-    expect(context.removed).toEqual([]);
+    const deactivate = await call("context", { action: "deactivate", manifest: "m.json" });
+    expect(deactivate.isError).toBe(true);
     const missing = await call("context", { action: "compile" });
-    expect(missing.structuredContent).toMatchObject({ error: { code: "usage" } });
+    expect(missing.isError).toBe(true);
   });
 
   it("reports failures with Handoff's error codes", async () => {
-    const missing = await call("orient", { source: join(base, "nowhere", "gone.md") });
+    const missing = await call("orient", { source: join(host.repo, "nowhere", "gone.md") });
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toMatchObject({ error: { code: "unreadable" } });
-    const folder = await call("orient", { source: base });
+    const folder = await call("orient", { source: host.repo });
     expect(folder.structuredContent).toMatchObject({ error: { code: "usage" } });
+    const outside = await call("orient", { source: join(base, "server-state") });
+    expect(outside.structuredContent).toMatchObject({ error: { code: "forbidden" } });
     const empty = await call("create", { body: "   \n" });
     expect(empty.isError).toBe(true);
     expect(empty.structuredContent).toMatchObject({ error: { code: "empty_input" } });

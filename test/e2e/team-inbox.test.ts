@@ -7,7 +7,7 @@ import type { LocalServer } from "../../scripts/local-server.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { sealTeamCard } from "../../shared/crypto/team-card.js";
 import { newTeamKey } from "../../shared/crypto/team-key.js";
-import { newHandoffId, newToken } from "../../shared/tokens.js";
+import { newHandoffId, newToken } from "../../shared/ids/tokens.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
 import { repoRoot } from "../helpers/cli.js";
 import { filesContaining, type Host, json, makeHost, startOperatorServer } from "./hosts.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { openHandoff } from "../../shared/crypto/envelope.js";
 import { READ_TOKEN_HEADER, deriveReadToken } from "../../shared/crypto/read-token.js";
-import { parseShareUrl } from "../../shared/share-url.js";
+import { parseShareUrl } from "../../shared/api/share-url.js";
 import { tempDir } from "../client/git-repo.js";
 import { ensureBuilt } from "../helpers/cli.js";
 import { type Host, commitFiles, filesContaining, json, listFilesDeep, makeHost, makeSharedRepo, startServer, wrongKeyUrl } from "./hosts.js";

@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, st
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_MARKER } from "./global-setup.js";
-import { expectReferenceAccepts } from "./kernel-reference.js";
+import { validateDocumentText } from "../../shared/document/validate-document.js";
+import { REFERENCE_UNAVAILABLE, expectReferenceAccepts } from "./kernel-reference.js";
 import { frontmatterOf, strictYaml12Problems } from "./strict-yaml.js";
+import { COMMANDS } from "../../client/cli/registry.js";
 
 /**
  * Runs the BUILT CLI (`node bin/handoff.cjs`) the way a user does, for golden tests: a clean
@@ -41,10 +43,35 @@ export function runMarker(): Record<string, string> {
   return value === undefined ? {} : { [RUN_MARKER]: value };
 }
 
+/**
+ * The whole environment of a CLI a test starts: PATH, the run's TMPDIR and marker, colour off, and
+ * what the test adds. Nothing of the developer's own (HANDOFF_SERVER, tokens, HOME, XDG_*) leaks in.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...extra, ...runMarker() };
+}
+
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   const run = await runProgram(process.execPath, [bin, ...args], options);
   if (run.code === 0) checkHandoffsWritten(args, options.cwd, run.stdout);
+  checkExitDeclared(args, run.code);
   return run;
+}
+
+/**
+ * Every exit a CLI run in the suite gives must be one its command declares in its spec.ts (the
+ * exit lines `--help` prints); exit 2, a usage error the parser raises, any command can give.
+ */
+function checkExitDeclared(args: string[], code: number | null): void {
+  if (code === null || code === 2) return;
+  const [first] = args;
+  if (args.some((arg) => ["--help", "-h", "--version", "-v"].includes(arg)) || first === "help") return;
+  const name = first === undefined || first.startsWith("-") ? "create" : first;
+  const spec = COMMANDS.find((c) => c.spec.name === name)?.spec;
+  if (spec === undefined) return;
+  if (!(code in spec.exits)) {
+    throw new Error(`handoff ${args.join(" ")} exited ${code}, which client/commands/${name}/spec.ts does not declare (exits: ${Object.keys(spec.exits).join(", ")})`);
+  }
 }
 
 /** Runs any program (an installed `handoff`, npm) with runCli's clean environment and no kill timer. */
@@ -52,7 +79,7 @@ export function runProgram(file: string, args: string[], options: CliOptions): P
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...runTmpdir(), FORCE_COLOR: "0", NO_COLOR: "1", ...options.env, ...runMarker() },
+      env: cleanEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -60,6 +87,8 @@ export function runProgram(file: string, args: string[], options: CliOptions): P
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
+    // A program may exit without reading its stdin (`node --version`): the write then fails with EPIPE, which is no test's concern.
+    child.stdin.on("error", () => {});
     child.on("close", (code) => {
       resolve({ stdout, stderr, code });
     });
@@ -69,8 +98,9 @@ export function runProgram(file: string, args: string[], options: CliOptions): P
 
 /**
  * Every file `create` writes anywhere in the suite is checked by the strictest reader of its
- * format: a kernel manifest by kernel's reference validator, a ce-handoff's frontmatter by a strict
- * YAML 1.2 check. The file is the one named in --json output, else every manifest in
+ * format: a kernel manifest by kernel's reference validator (where this machine has none, by
+ * Handoff's own, whose agreement with the reference the committed conformance facts pin), a
+ * ce-handoff's frontmatter by a strict YAML 1.2 check. The file is the one named in --json output, else every manifest in
  * `_meta/handoffs` (kernel) or the path `create` prints (ce).
  */
 function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void {
@@ -90,8 +120,13 @@ function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void
     }
   }
   if (files.length === 0) return;
-  if (kernel) {
+  if (kernel && REFERENCE_UNAVAILABLE === undefined) {
     expectReferenceAccepts(files, cwd);
+    return;
+  }
+  if (kernel) {
+    const rejected = files.map((file) => validateDocumentText(file, readFileSync(file, "utf8"))).filter((report) => !report.valid);
+    if (rejected.length > 0) throw new Error(`Handoff's own validator rejects what create wrote:\n${JSON.stringify(rejected, null, 2)}`);
     return;
   }
   for (const file of files) {

@@ -17,7 +17,8 @@ export interface CorpusCase {
   exception?: Exception;
 }
 
-const SPEC = new URL("../../../shared/spec/kernel/", import.meta.url);
+// The spec's schemas and real manifest, as this repository keeps them (byte-identical copies).
+const SPEC = new URL("../fixtures/kernel/", import.meta.url);
 const read = (name: string) => readFileSync(fileURLToPath(new URL(name, SPEC)), "utf8");
 export const REAL_MANIFEST_TEXT = read("example.yaml-skill-unification-2026-07-10.json");
 const SCHEMAS: Record<string, JsonSchema> = {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDuration, parseDuration } from "../../shared/duration.js";
+import { formatDuration, parseDuration } from "../../shared/time/duration.js";
 
 describe("parseDuration", () => {
   it.each([

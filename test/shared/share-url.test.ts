@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newShareKey } from "../../shared/crypto/key.js";
-import { buildShareUrl, isShareUrl, normalizeServerUrl, parseShareUrl } from "../../shared/share-url.js";
+import { buildShareUrl, isShareUrl, normalizeServerUrl, parseShareUrl } from "../../shared/api/share-url.js";
 
 const ID = "9mB3qQYx5yYt0v1mX4k2Ag";
 const KEY = newShareKey();

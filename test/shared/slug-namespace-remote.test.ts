@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { repositoryNamespace, sanitizeRepoName } from "../../shared/namespace.js";
-import { repoNameFromRemote, stripRemoteCredentials } from "../../shared/remote-url.js";
-import { slug } from "../../shared/slug.js";
+import { repositoryNamespace, sanitizeRepoName } from "../../shared/repo/namespace.js";
+import { repoNameFromRemote, stripRemoteCredentials } from "../../shared/repo/remote-url.js";
+import { slug } from "../../shared/text/slug.js";
 
 describe("slug", () => {
   it.each([

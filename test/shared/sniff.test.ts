@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectFormat } from "../../shared/sniff.js";
+import { detectFormat } from "../../shared/document/sniff.js";
 import { parseSource } from "../../shared/orient/source.js";
 
 const ce = '---\nartifact_contract: "ce-handoff/v1"\ncreated_at: "2026-11-30T10:00:00Z"\ntitle: "Auth: \\"refresh\\""\n---\n\n# Auth\n';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CLASSES, TERMINAL_ATTACK, escaped, expectNoRawHostile } from "../helpers/hostile-text.js";
-import { escapeJsonForTerminal, safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/terminal-safe.js";
+import { escapeJsonForTerminal, safeForTerminal, safeLineForTerminal, stringifyForTerminal } from "../../shared/text/terminal-safe.js";
 
 describe("safeForTerminal", () => {
   it.each(Object.entries(HOSTILE_CLASSES))("shows every %s character escaped, never raw", (_name, chars) => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ceTimestamp, checkRfc3339, isIsoUtc, kernelTimestamp, recordTimestamp, timestampMs } from "../../shared/timestamps.js";
+import { ceTimestamp, checkRfc3339, isIsoUtc, kernelTimestamp, recordTimestamp, timestampMs } from "../../shared/time/timestamps.js";
 
 const AT = new Date("2026-07-10T21:45:00.789Z");
 

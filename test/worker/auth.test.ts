@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { issuedTokenSchema, teamListSchema } from "../../shared/api/admin.js";
 import { teamListingSchema } from "../../shared/api/handoff.js";
-import { newToken } from "../../shared/tokens.js";
+import { newToken } from "../../shared/ids/tokens.js";
 import { ADMIN_TOKEN, call, createTeam, errorCode, publish } from "./helpers.js";
 
 // Malformed and wrong credentials of every shape: each must be a 401 or 403, never a 500.

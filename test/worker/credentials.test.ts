@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { issuedTokenSchema, teamListSchema, tokenListSchema } from "../../shared/api/admin.js";
-import { sha256Base64Url } from "../../shared/tokens.js";
+import { sha256Base64Url } from "../../shared/ids/tokens.js";
 import { countedNamespace } from "./counted-bindings.js";
 import { ADMIN_TOKEN, call, errorCode, publish } from "./helpers.js";
 

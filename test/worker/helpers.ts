@@ -5,9 +5,9 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { errorBodySchema } from "../../shared/api/error.js";
 import { type PublishResponse, publishResponseSchema } from "../../shared/api/publish.js";
-import { encodeBase64Url } from "../../shared/base64url.js";
+import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
-import { sha256Base64Url } from "../../shared/tokens.js";
+import { sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { Bindings } from "../../worker/bindings.js";
 import worker from "../../worker/index.js";
 

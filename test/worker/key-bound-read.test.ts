@@ -8,7 +8,7 @@ import { handoffMetaSchema } from "../../shared/api/handoff.js";
 import { openHandoff, sealHandoff } from "../../shared/crypto/envelope.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
-import { newHandoffId, sha256Base64Url } from "../../shared/tokens.js";
+import { newHandoffId, sha256Base64Url } from "../../shared/ids/tokens.js";
 import { ACCESS_STATE_KEY } from "../../worker/durable/access-state.js";
 import { putBody } from "../../worker/storage/bodies-r2.js";
 import { accessStub, call, errorCode, publish } from "./helpers.js";

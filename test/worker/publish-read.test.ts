@@ -36,6 +36,8 @@ describe("publish", () => {
     ["max_views=1.5", "max_views"],
     ["scope=public", "scope"],
     ["maxviews=2", "maxviews"],
+    ["max_views=1&max_views=1000", "max_views"],
+    ["scope=link&expires_in=3600&scope=team", "scope"],
   ])("refuses %s with 400 naming %s", async (query, option) => {
     const res = await call(`/v1/handoffs?${query}`, { method: "POST", body: "x" });
     expect(res.status).toBe(400);

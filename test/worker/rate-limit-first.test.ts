@@ -3,7 +3,7 @@
 // REGISTRY and ACCESS bindings, wrapped so that every stub and call through them is counted.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newToken } from "../../shared/tokens.js";
+import { newToken } from "../../shared/ids/tokens.js";
 import { countedNamespace } from "./counted-bindings.js";
 import { call, errorCode, publish } from "./helpers.js";
 

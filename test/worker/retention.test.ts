@@ -9,7 +9,7 @@ import {
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { issuedTokenSchema } from "../../shared/api/admin.js";
-import { sha256Base64Url } from "../../shared/tokens.js";
+import { sha256Base64Url } from "../../shared/ids/tokens.js";
 import { ACCESS_STATE_KEY, type AccessState, RECLAIM_GRACE_MS } from "../../worker/durable/access-state.js";
 import type { HandoffAccess } from "../../worker/durable/handoff-access.js";
 import worker from "../../worker/index.js";

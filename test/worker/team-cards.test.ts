@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { teamListingSchema } from "../../shared/api/handoff.js";
-import { encodeBase64Url } from "../../shared/base64url.js";
+import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { sealTeamCard } from "../../shared/crypto/team-card.js";
 import { newTeamKey } from "../../shared/crypto/team-key.js";
-import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES } from "../../shared/size-limits.js";
-import { newHandoffId } from "../../shared/tokens.js";
+import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES } from "../../shared/document/size-limits.js";
+import { newHandoffId } from "../../shared/ids/tokens.js";
 import { call, createTeam, errorCode, publish, textOf } from "./helpers.js";
 
 // Sealed team cards on the server: stored opaquely with the team entry, returned in the listing,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isHandoffId } from "../../shared/handoff-id.js";
-import { bearerToken, constantTimeEqual, newHandoffId, newToken, sha256Base64Url, tokenKind } from "../../shared/tokens.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
+import { bearerToken, constantTimeEqual, newHandoffId, newToken, sha256Base64Url, tokenKind } from "../../shared/ids/tokens.js";
 
 describe("ids", () => {
   it("100,000 generated ids are unique and well-formed", () => {

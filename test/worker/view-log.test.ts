@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { viewLogSchema } from "../../shared/api/handoff.js";
-import { newToken, sha256Base64Url } from "../../shared/tokens.js";
+import { newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import { VIEW_LOG_LIMIT } from "../../worker/durable/access-state.js";
 import { TEST_READ_HASH, accessStub, call, createTeam, errorCode, publish } from "./helpers.js";
 

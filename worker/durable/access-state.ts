@@ -4,7 +4,7 @@
  * the rules can be read, and tested, apart from the object that applies them.
  */
 import type { Scope } from "../../shared/api/publish.js";
-import { constantTimeEqual } from "../../shared/tokens.js";
+import { constantTimeEqual } from "../../shared/ids/tokens.js";
 
 export const ACCESS_STATE_KEY = "state";
 /**

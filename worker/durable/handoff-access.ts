@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { constantTimeEqual } from "../../shared/tokens.js";
+import { constantTimeEqual } from "../../shared/ids/tokens.js";
 import type { Bindings } from "../bindings.js";
 import { deleteBody } from "../storage/bodies-r2.js";
 import { deleteExpiryMarker } from "../storage/expiry-index.js";

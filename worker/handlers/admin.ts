@@ -1,6 +1,6 @@
 import { createTeamRequestSchema, type IssuedToken, TOKEN_ID, type TeamList, type TokenList, teamNameSchema } from "../../shared/api/admin.js";
 import { HandoffError } from "../../shared/errors.js";
-import { newToken, sha256Base64Url } from "../../shared/tokens.js";
+import { newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { requireAdmin } from "../http/auth.js";
 import { credentialFor, teamFor } from "../storage/durable-objects.js";

@@ -3,8 +3,8 @@ import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
 import { PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { sealedCardProblem } from "../../shared/crypto/team-card.js";
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/handoff-id.js";
-import { newHandoffId, newToken, sha256Base64Url } from "../../shared/tokens.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
+import { newHandoffId, newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
@@ -71,11 +71,24 @@ function passphraseOf(header: string | undefined): boolean {
   return true;
 }
 
+/**
+ * `?max_views=1&max_views=1000` is ambiguous (the first value would win silently, the opposite of
+ * what some proxies and frameworks do): a repeated option is refused, not guessed.
+ */
+function refuseRepeatedOptions(queries: Record<string, string[]>): void {
+  for (const [option, values] of Object.entries(queries)) {
+    if (values.length > 1) {
+      throw new HandoffError("invalid_option", `query option ${option} is given ${values.length} times`, { hint: `pass ${option} once`, details: { option } });
+    }
+  }
+}
+
 /** `POST /v1/handoffs`: stores the body under a fresh id and answers with the share link and owner token. */
 export async function publishHandoff(c: AppContext): Promise<Response> {
   const env = c.env;
   const config = readConfig(env);
   const credential = await resolveCredential(env, c.req.header("Authorization"));
+  refuseRepeatedOptions(c.req.queries());
   const parsed = parsePublishOptions(c.req.query(), config.expiry);
   if (!parsed.ok) throw parsed.error;
   const options = parsed.value;

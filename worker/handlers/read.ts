@@ -1,8 +1,8 @@
 import type { HandoffMeta } from "../../shared/api/handoff.js";
 import { HandoffError } from "../../shared/errors.js";
 import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
-import { isHandoffId } from "../../shared/handoff-id.js";
-import { sha256Base64Url } from "../../shared/tokens.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
+import { sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readerTeam } from "../http/auth.js";
 import { getBody } from "../storage/bodies-r2.js";

@@ -1,5 +1,5 @@
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/handoff-id.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import type { AppContext } from "../bindings.js";
 import { ownerTokenHash } from "../http/auth.js";
 import { accessFor } from "../storage/durable-objects.js";

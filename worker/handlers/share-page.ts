@@ -1,5 +1,5 @@
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/handoff-id.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import type { AppContext } from "../bindings.js";
 import { READER_ASSET, sharePageCsp, sharePageHtml } from "../page/share-page.js";
 

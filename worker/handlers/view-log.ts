@@ -1,6 +1,6 @@
 import type { ViewLog } from "../../shared/api/handoff.js";
 import { HandoffError } from "../../shared/errors.js";
-import { isHandoffId } from "../../shared/handoff-id.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import type { AppContext } from "../bindings.js";
 import { ownerTokenHash } from "../http/auth.js";
 import { accessFor } from "../storage/durable-objects.js";

@@ -1,5 +1,5 @@
 import { HandoffError } from "../../shared/errors.js";
-import { bearerToken, constantTimeEqual, sha256Base64Url, tokenKind } from "../../shared/tokens.js";
+import { bearerToken, constantTimeEqual, sha256Base64Url, tokenKind } from "../../shared/ids/tokens.js";
 import type { Bindings } from "../bindings.js";
 import { credentialFor } from "../storage/durable-objects.js";
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { HandoffError } from "../../shared/errors.js";
-import { sha256Base64Url } from "../../shared/tokens.js";
+import { sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppEnv, Bindings } from "../bindings.js";
 import { readConfig } from "../config.js";
 

@@ -4,7 +4,7 @@
  * which never reaches this server, fetches the metadata, and spends a view only when the visitor
  * presses "Open". Without JavaScript the page still says how to open the link with the CLI.
  */
-import { encodeBase64Url } from "../../shared/base64url.js";
+import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { DEFAULT_CSP } from "../http/security-headers.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { pageId } from "./page-ids.js";

@@ -1,8 +1,8 @@
 import { type Invite, encodeInvite } from "../../../shared/crypto/invite.js";
 import { newTeamKey } from "../../../shared/crypto/team-key.js";
 import { HandoffError } from "../../../shared/errors.js";
-import { tokenKind } from "../../../shared/tokens.js";
-import type { ConfigLocation } from "../../config.js";
+import { tokenKind } from "../../../shared/ids/tokens.js";
+import type { ConfigLocation } from "../../lib/config.js";
 import { addToTeamRing, loadTeamRing } from "../../lib/team-ring.js";
 
 export interface InviteResult {

@@ -1,8 +1,8 @@
 import { parseInvite } from "../../../shared/crypto/invite.js";
 import { HandoffError, isHandoffError } from "../../../shared/errors.js";
-import type { ConfigLocation } from "../../config.js";
+import type { ConfigLocation } from "../../lib/config.js";
 import { addToTeamRing, loadTeamRing } from "../../lib/team-ring.js";
-import { type CallOptions, fetchTeamListing } from "../../publish/server-api.js";
+import { type CallOptions, fetchTeamListing } from "../../lib/server-api.js";
 
 export interface JoinResult {
   server: string;

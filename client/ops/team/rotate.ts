@@ -1,7 +1,7 @@
 import { encodeInvite } from "../../../shared/crypto/invite.js";
 import { newTeamKey } from "../../../shared/crypto/team-key.js";
 import { HandoffError } from "../../../shared/errors.js";
-import type { ConfigLocation } from "../../config.js";
+import type { ConfigLocation } from "../../lib/config.js";
 import { addToTeamRing, loadTeamRing } from "../../lib/team-ring.js";
 
 export interface RotateResult {

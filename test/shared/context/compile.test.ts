@@ -8,7 +8,7 @@ import { withoutForbiddenFiles } from "../../../shared/context/diff.js";
 import { ESTIMATION_METHOD, buildReceipt, sha256hex } from "../../../shared/context/receipt.js";
 import { fenceUntrusted, renderBundle } from "../../../shared/context/render.js";
 import { type ContextSelector, estimateTokens, resolveSelector } from "../../../shared/context/selector.js";
-import { matchGlob } from "../../../shared/glob.js";
+import { matchGlob } from "../../../shared/repo/glob.js";
 import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/resume/${name}`, import.meta.url), "utf8");

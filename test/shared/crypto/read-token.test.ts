@@ -1,6 +1,6 @@
 import { hkdfSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeBase64Url } from "../../../shared/base64url.js";
+import { decodeBase64Url } from "../../../shared/ids/base64url.js";
 import { newShareKey } from "../../../shared/crypto/key.js";
 import { deriveReadToken, isReadToken } from "../../../shared/crypto/read-token.js";
 import { isHandoffError } from "../../../shared/errors.js";

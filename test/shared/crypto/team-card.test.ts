@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { decodeBase64Url, encodeBase64Url } from "../../../shared/base64url.js";
+import { decodeBase64Url, encodeBase64Url } from "../../../shared/ids/base64url.js";
 import { encodeInvite, parseInvite } from "../../../shared/crypto/invite.js";
 import { newShareKey } from "../../../shared/crypto/key.js";
 import { openTeamCard, sealTeamCard, sealedCardProblem } from "../../../shared/crypto/team-card.js";
 import { checkTeamKey, newTeamKey, parseTeamKey, teamKeyId } from "../../../shared/crypto/team-key.js";
-import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../../../shared/size-limits.js";
+import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../../../shared/document/size-limits.js";
 import { cardFromDocument } from "../../../shared/team/card-from-document.js";
-import { newHandoffId, newToken } from "../../../shared/tokens.js";
+import { newHandoffId, newToken } from "../../../shared/ids/tokens.js";
 
 const card = { title: "Billing cutover", summary: "the migration is staged", keywords: ["billing"], created_at: "2026-05-01T10:00:00Z", publisher: "ana" };
 

@@ -1,20 +1,24 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildKernelManifest } from "../../../shared/kernel/build.js";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { validateKernelText } from "../../../shared/kernel/validate.js";
-import { validateDocumentText, validateExitCode } from "../../../shared/validate-document.js";
+import { validateDocumentText, validateExitCode } from "../../../shared/document/validate-document.js";
 import { ensureBuilt, runCli } from "../../helpers/cli.js";
 import { type CorpusCase, type Exception, INVALID_UTF8, buildCorpus, fullManifest } from "../../helpers/kernel-corpus.js";
-import { referenceValidate } from "../../helpers/kernel-reference.js";
-import { makeRepo, tempDir } from "../../client/git-repo.js";
+import { liveSpecDir, referenceValidate } from "../../helpers/kernel-reference.js";
+import { REGENERATE, caseKey, committedKernelFacts, corpusRepo, kernelFactsFrom, verdictDrift, writeCorpus } from "../../helpers/reference-facts.js";
+import { tempDir } from "../../client/git-repo.js";
 
 /**
  * Conformance with kernel's reference validator, the contract's oracle: over several hundred
- * documents (the real manifest, manifests Handoff creates, and mutations of every schema field
- * and every rule of the reference's code), `handoff validate` must reach the reference's verdict,
- * except in the documented exceptions (docs/conformance.md), where it must differ the documented way.
+ * documents (the real manifest and mutations of every schema field and every rule of the
+ * reference's code), `handoff validate` must reach the reference's verdict, except in the
+ * documented exceptions (docs/conformance.md), where it must differ the documented way. The
+ * reference's verdicts are committed facts (test/fixtures/kernel/reference-verdicts.json), so this
+ * runs anywhere; where the reference itself is available, the live tests check that the facts are
+ * still its verdicts and that it accepts the manifests Handoff creates in this run.
  */
 
 /** Which side calls a document valid in each exception: RFC 3339 and the schema's own words win. */
@@ -34,28 +38,29 @@ const PARTIALS: [string, unknown][] = [
 let dir: string;
 let corpus: CorpusCase[];
 let files: string[];
+/** The manifests Handoff built and wrote in this run: they differ per run, so only the live reference judges them. */
+let created: CorpusCase[];
+let createdFiles: string[];
+const facts = committedKernelFacts();
+/** The reference's committed exit code for a case (undefined: the corpus changed since the facts were made). */
+const referenceExit = (c: CorpusCase) => facts.verdicts[caseKey(c)];
 
 beforeAll(async () => {
   await ensureBuilt();
-  dir = makeRepo(tempDir("kernel-conformance-"), { "README.md": "# Demo\n", "docs/a.md": "# A\n" });
+  dir = corpusRepo();
   const captured = { name: "conformance", created: "2026-07-10T21:45:00.000Z", branch: "main", commit: "c".repeat(40), dirty: true };
-  const created = PARTIALS.map(([name, partial]) => ({ name: `build ${name}`, text: JSON.stringify(buildKernelManifest(partial, captured), null, 2) }));
+  created = PARTIALS.map(([name, partial]) => ({ name: `created: build ${name}`, text: JSON.stringify(buildKernelManifest(partial, captured), null, 2) }));
   // And what the CLI itself writes, dirty tree and pins included.
-  writeFileSync(join(dir, "README.md"), "# Demo, edited\n");
   for (const [name, partial] of PARTIALS) {
     const run = await runCli(["create", "--format", "kernel", "--title", `Conformance ${name}`, "--pin", "docs/a.md", "--json"], { cwd: dir, input: JSON.stringify(partial) });
     expect(run.stderr).not.toMatch(/not written/);
     expect(run.code).toBe(0);
     const { path } = JSON.parse(run.stdout) as { path: string };
-    created.push({ name: `cli ${name}`, text: (await import("node:fs")).readFileSync(path, "utf8") });
+    created.push({ name: `created: cli ${name}`, text: (await import("node:fs")).readFileSync(path, "utf8") });
   }
-  corpus = buildCorpus(created);
-  mkdirSync(join(dir, "corpus"));
-  files = corpus.map((c, i) => {
-    const file = join(dir, "corpus", `case-${i}.json`);
-    writeFileSync(file, c.text);
-    return file;
-  });
+  corpus = buildCorpus();
+  files = writeCorpus(dir, corpus);
+  createdFiles = writeCorpus(join(dir, "created"), created);
 }, 180_000);
 
 afterAll(() => {
@@ -64,7 +69,9 @@ afterAll(() => {
 
 describe("handoff validate against kernel's reference validator", () => {
   it("reaches the reference's verdict on every case of the corpus, except the documented exceptions", () => {
-    const verdicts = referenceValidate(files, dir);
+    const unknown = corpus.filter((c) => referenceExit(c) === undefined).map((c) => c.name);
+    expect(unknown, `the corpus has cases the committed reference verdicts do not cover: regenerate with ${REGENERATE}`).toEqual([]);
+    const verdicts = corpus.map((c) => ({ exit: referenceExit(c)!, output: "(committed verdict)" }));
     const disagreements: string[] = [];
     const counts = { cases: corpus.length, agree: 0, exceptions: 0 };
     const exitCodes: string[] = [];
@@ -96,7 +103,7 @@ describe("handoff validate against kernel's reference validator", () => {
   });
 
   it("renders every handoff manifest of the corpus the reference accepts", () => {
-    const verdicts = referenceValidate(files, dir);
+    const verdicts = corpus.map((c) => ({ exit: referenceExit(c) }));
     let rendered = 0;
     corpus.forEach((c, i) => {
       if (verdicts[i]!.exit !== 0 || !c.text.includes('"kernel.handoff/v1"')) return;
@@ -109,14 +116,15 @@ describe("handoff validate against kernel's reference validator", () => {
     expect(rendered).toBeGreaterThan(100);
   });
 
-  it("agrees on a file that is not UTF-8", () => {
+  it("agrees on a file that is not UTF-8", async () => {
     const file = join(dir, "corpus", "not-utf8.json");
     writeFileSync(file, INVALID_UTF8);
-    expect(referenceValidate([file], dir)[0]!.exit).toBe(2);
+    expect(facts.verdicts[caseKey({ name: "raw: not UTF-8", text: INVALID_UTF8 })]).toBe(2);
+    expect((await runCli(["validate", file, "--json"], { cwd: dir })).code).toBe(2);
   });
 
   it("the CLI gives the same verdict as the core on a sample, and exit codes 0 / 1 / 2 as the reference does", async () => {
-    const verdicts = referenceValidate(files, dir);
+    const verdicts = corpus.map((c) => ({ exit: referenceExit(c) }));
     const sample = corpus.map((_, i) => i).filter((i) => i % 60 === 0 || corpus[i]!.name.startsWith("raw: BOM") || corpus[i]!.name.startsWith("raw: duplicate top"));
     for (const i of sample) {
       const run = await runCli(["validate", files[i]!, "--json"], { cwd: dir });
@@ -128,19 +136,37 @@ describe("handoff validate against kernel's reference validator", () => {
   }, 120_000);
 });
 
+describe("the live reference", () => {
+  it(`the committed verdicts are still the reference's (else: ${REGENERATE})`, () => {
+    const live = kernelFactsFrom(liveSpecDir());
+    const drift = verdictDrift(facts.verdicts, live.verdicts);
+    expect(drift, `kernel's reference no longer gives the committed verdicts (test/fixtures/kernel/reference-verdicts.json): regenerate with ${REGENERATE}`).toEqual([]);
+  });
+
+  it("accepts every manifest Handoff built and the CLI wrote in this run, as Handoff does", () => {
+    const verdicts = referenceValidate(createdFiles, dir);
+    expect(created.map((c, i) => ({ name: c.name, reference: verdicts[i]!.exit, handoff: validateExitCode(validateDocumentText(createdFiles[i]!, c.text)) }))).toEqual(
+      created.map((c) => ({ name: c.name, reference: 0, handoff: 0 })),
+    );
+  });
+});
+
 describe("the disk's part of the contract", () => {
   it("a manifest path that leads outside the repository through a symlink: invalid for both, by the CLI", async () => {
     const { symlinkSync } = await import("node:fs");
     const outside = tempDir("kernel-outside-");
-    symlinkSync(outside, join(dir, "vendor"));
-    const manifest = fullManifest();
-    manifest.provenance.artifacts[0].path = "vendor/secret.md";
-    const file = join(dir, "corpus", "symlink-out.json");
-    writeFileSync(file, JSON.stringify(manifest));
-    const run = await runCli(["validate", file, "--json"], { cwd: dir });
-    expect(referenceValidate([file], dir)[0]!.exit).toBe(1);
-    expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout).issues).toEqual([{ path: "provenance.artifacts[0].path", message: "resolves outside the repository (through a symlink)" }]);
-    rmSync(outside, { recursive: true, force: true });
+    try {
+      symlinkSync(outside, join(dir, "vendor"));
+      const manifest = fullManifest();
+      manifest.provenance.artifacts[0].path = "vendor/secret.md";
+      const file = join(dir, "corpus", "symlink-out.json");
+      writeFileSync(file, JSON.stringify(manifest));
+      const run = await runCli(["validate", file, "--json"], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stdout).issues).toEqual([{ path: "provenance.artifacts[0].path", message: "resolves outside the repository (through a symlink)" }]);
+      expect(referenceValidate([file], dir)[0]!.exit).toBe(1);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchGlob } from "../../../shared/glob.js";
+import { matchGlob } from "../../../shared/repo/glob.js";
 
 describe("matchGlob", () => {
   it.each([

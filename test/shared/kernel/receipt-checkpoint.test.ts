@@ -19,7 +19,7 @@ function checkpoint(): Doc {
     steps_completed: [{ step: "tests written", evidence: "vitest 12/12" }],
     current_outputs: ["a.ts"],
     pending_steps: ["wire the command"],
-    resume: { position: "step 2 of 3", next_operation: "edit client/cli.ts" },
+    resume: { position: "step 2 of 3", next_operation: "edit client/cli/main.ts" },
     context: { policy: { mode: "bounded" }, required: [{ path: "a.ts", lines: "1-10" }], budget: { max_tokens: 5000 } },
   };
 }

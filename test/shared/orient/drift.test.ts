@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { matchGlob } from "../../../shared/glob.js";
+import { matchGlob } from "../../../shared/repo/glob.js";
 import { KERNEL_EVENTS } from "../../../shared/kernel/rules.js";
 import { computeDrift, type DriftItem, hasHardDivergence, type ObservedState, type RecordedState } from "../../../shared/orient/drift.js";
 import { applyInvalidationRules, type InvalidationRuleLike, type PhaseLike } from "../../../shared/orient/invalidate.js";

@@ -4,7 +4,7 @@ import { machineLocalPaths, MAX_REFERENCED_PATHS, referencedPaths, scanPaths } f
 describe("scanPaths", () => {
   const cases: { name: string; body: string; relative: string[]; absolute?: string[] }[] = [
     { name: "backticked path with a slash, no extension", body: "see `scripts/release` now", relative: ["scripts/release"] },
-    { name: "plain path with a known extension", body: "edited client/cli.ts, then README.md.", relative: ["client/cli.ts", "README.md"] },
+    { name: "plain path with a known extension", body: "edited client/cli/main.ts, then README.md.", relative: ["client/cli/main.ts", "README.md"] },
     { name: "plain slash words are prose", body: "and/or read/write input/output", relative: [] },
     { name: "plain trailing slash is a folder", body: "everything under node_modules/ and docs/", relative: ["node_modules/", "docs/"] },
     { name: "leading ./ and line suffixes", body: "./src/a.ts:12 and `src/b.ts:3:9` and src/c.ts#L10-L20", relative: ["src/a.ts", "src/b.ts", "src/c.ts"] },

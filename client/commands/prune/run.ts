@@ -1,0 +1,33 @@
+import { parseDuration } from "../../../shared/time/duration.js";
+import { implement } from "../command.js";
+import { oneLine } from "../../platform/terminal.js";
+import type { pruneSpec } from "./spec.js";
+import { deleteHandoffs, listStore } from "../../lib/store-index.js";
+import { timestampMs } from "../../../shared/time/timestamps.js";
+
+export interface PruneResult {
+  older_than_seconds: number;
+  dry_run: boolean;
+  removed: { path: string; created_at: string }[];
+  kept: number;
+  warnings: string[];
+}
+
+export const command = implement<typeof pruneSpec>()({
+  async run({ flags, ctx }): Promise<PruneResult> {
+    const seconds = parseDuration(flags["older-than"]!, "--older-than");
+    const cutoff = ctx.now().getTime() - seconds * 1000;
+    const { entries, warnings } = listStore(ctx.env);
+    // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.
+    const old = entries.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoff);
+    if (!flags["dry-run"]) deleteHandoffs(old);
+    return { older_than_seconds: seconds, dry_run: Boolean(flags["dry-run"]), removed: old.map(({ path, created_at }) => ({ path, created_at })), kept: entries.length - old.length, warnings };
+  },
+  human(result) {
+    const verb = result.dry_run ? "would remove" : "removed";
+    const lines = [...result.warnings.map((w) => `warning: ${w}`), ...result.removed.map((e) => `${verb} ${oneLine(e.path)} (created ${e.created_at})`)];
+    lines.push(`${result.dry_run ? "Would remove" : "Removed"} ${result.removed.length}, kept ${result.kept}.`);
+    return { err: lines.join("\n") };
+  },
+  outcome: () => "ok",
+});

@@ -1,0 +1,23 @@
+import { defineCommand } from "../command.js";
+import { PUBLISH_FLAGS, SERVER_ENV } from "../flags.js";
+
+export const publishSpec = defineCommand({
+  name: "publish",
+  summary: "Encrypt and publish a handoff; print an access-limited share URL.",
+  args: "FILE",
+  positionals: { min: 1, max: 1, missing: "a FILE to publish" },
+  description: `Encrypt FILE on this machine (AES-256-GCM, the key goes in the URL's #fragment, which never
+reaches the server), send the ciphertext, and print an access-limited share URL. Secrets are
+redacted again before anything is sent; if scanning fails, nothing is sent. The local file is
+never changed or deleted, whatever happens.`,
+  flags: {
+    ...PUBLISH_FLAGS,
+    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
+    passphrase: {
+      type: "boolean",
+      description: "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Send it apart from the link.",
+    },
+  },
+  exits: { 0: "published", 1: "empty passphrase, or the two typed differ", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
+  notes: SERVER_ENV,
+});

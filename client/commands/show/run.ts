@@ -1,0 +1,40 @@
+import { resolve } from "node:path";
+import { HandoffError } from "../../../shared/errors.js";
+import { isShareUrl } from "../../../shared/api/share-url.js";
+import { detectFormat } from "../../../shared/document/sniff.js";
+import { MAX_DOCUMENT_BYTES } from "../../../shared/document/size-limits.js";
+import { implement } from "../command.js";
+import { terminalSafe } from "../../platform/terminal.js";
+import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
+import type { showSpec } from "./spec.js";
+
+export interface ShowResult {
+  source: string;
+  format: string;
+  text: string;
+  /** After reading a share link: views it has left (null: unlimited); absent for files. */
+  views_left?: number | null;
+}
+
+export const command = implement<typeof showSpec>()({
+  async run({ positionals, ctx }): Promise<ShowResult> {
+    const source = positionals[0]!;
+    if (isShareUrl(source)) {
+      const { readShareUrl } = await import("../../lib/share-source.js");
+      const shared = await readShareUrl(source, ctx);
+      if (shared === undefined) throw new HandoffError("usage", "show reads files and share links; this URL is not a share link", { hint: "download the page, then run 'handoff show FILE'" });
+      const text = decodeUtf8(shared.plaintext, "the shared handoff", "unreadable");
+      return { source: source.replace(/#.*$/s, ""), format: detectFormat(text).format, text, views_left: shared.views_left };
+    }
+    const bytes = readRegularFile(resolve(ctx.cwd, source), MAX_DOCUMENT_BYTES, { what: "the handoff", label: source });
+    if (bytes === "too_large") throw tooLarge(source, MAX_DOCUMENT_BYTES, "show prints handoffs, not logs");
+    const text = decodeUtf8(bytes, source, "unreadable");
+    return { source, format: detectFormat(text).format, text };
+  },
+  human(result) {
+    const left = result.views_left === undefined ? undefined : result.views_left === null ? "unlimited views" : `${result.views_left} view${result.views_left === 1 ? "" : "s"} left`;
+    // The document is someone else's text: it cannot drive the terminal.
+    return { out: terminalSafe(result.text), ...(left ? { err: `(${result.source}: ${left})` } : {}) };
+  },
+  outcome: () => "ok",
+});

@@ -1,0 +1,212 @@
+
+import { continuityWarnings } from "../../../shared/ce/continuity.js";
+import type { DocumentLabel } from "../../../shared/document/sniff.js";
+import { CE_CONTRACT, type CeFields, FRONTMATTER_MAX_BYTES, MAX_KEYWORDS } from "../../../shared/ce/contract.js";
+import { deriveSummary, deriveTitle, splitLeadingFrontmatter } from "../../../shared/ce/derive.js";
+import { resumeCommand } from "../../../shared/ce/resume-command.js";
+import { fitFrontmatter } from "../../../shared/ce/fit.js";
+import { serializeCeDocument } from "../../../shared/ce/serialize.js";
+import { HandoffError } from "../../../shared/errors.js";
+import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
+import { GENERAL_NAMESPACE } from "../../../shared/repo/namespace.js";
+import { slug } from "../../../shared/text/slug.js";
+import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
+import type { GitCapture } from "../../lib/git.js";
+import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
+import { ceTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
+
+
+export interface CreateOptions {
+  body: string;
+  title?: string;
+  summary?: string;
+  keywords: string[];
+  focus?: string;
+  /** A file or an existing folder chosen by the user; relative to `cwd`. */
+  to?: string;
+  cwd: string;
+  env: Env;
+  /** False only for an explicit --no-redact. */
+  redact?: boolean;
+}
+
+export interface CreateDeps {
+  now(): Date;
+  captureGit(cwd: string, env: Env): Promise<GitCapture | undefined>;
+}
+
+/** What a create wrote: the result people and --json see, and the document itself for publishing. */
+export interface Created<R> {
+  result: R;
+  document: string;
+  label: DocumentLabel;
+}
+
+export interface CreateWarning {
+  code: string;
+  message: string;
+}
+
+export interface CreateResult {
+  path: string;
+  format: typeof CE_CONTRACT;
+  metadata: CeFields;
+  warnings: CreateWarning[];
+  resume_command: string;
+  destination: "managed" | "chosen";
+  retention: string;
+  /** What was filled in for the user (derived title, summary). */
+  notes: string[];
+  /** Secrets replaced by [REDACTED:<rule>] before anything was written: counts and places, never values. */
+  redaction: RedactionSummary;
+  git?: Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "namespace">;
+}
+
+export const NOT_REDACTED_WARNING: CreateWarning = {
+  code: "not_redacted",
+  message: "--no-redact: written without scanning for secrets; check it before you share it",
+};
+
+/** Says where the managed store is and whether the OS may clear it (a root under /tmp or TMPDIR). */
+export function managedRetention(root: string, env: Env): string {
+  const temporary = [`/tmp`, env.TMPDIR].some((dir) => dir && (root === dir || root.startsWith(`${dir.replace(/\/+$/, "")}/`)));
+  return temporary
+    ? `the managed store lives in ${root}, a temporary folder: the OS may delete it; publish or copy it to keep it`
+    : `the managed store lives in ${root}; nothing here deletes it, but it is on this machine only: publish or copy it to share it`;
+}
+export const CHOSEN_RETENTION = "written where you chose; Handoff keeps no other copy";
+
+/**
+ * Writes a handoff and returns what was written. Reads the git state, never changes it.
+ *
+ * @example
+ * ```ts
+ * const result = await createHandoff({ body: "# Auth\n\nHalf done.", keywords: [], cwd, env }, { now: () => new Date(), captureGit });
+ * result.resume_command // "handoff resume '/tmp/compound-engineering-1000/ce-handoff/general/auth.md'"
+ * ```
+ */
+export async function createHandoff(options: CreateOptions, deps: CreateDeps): Promise<Created<CreateResult>> {
+  if (options.body.trim() === "") {
+    throw new HandoffError("empty_input", "the handoff body is empty", {
+      hint: "write the session's context (objective, state, next steps) to a file and pass --body-file F, or pipe it on stdin",
+    });
+  }
+  if (options.keywords.length > MAX_KEYWORDS) {
+    throw new HandoffError("too_large", `${options.keywords.length} keywords given; a handoff takes at most ${MAX_KEYWORDS}`, {
+      hint: `discovery reads only the first ${FRONTMATTER_MAX_BYTES / 1024} KiB of frontmatter, so more keywords could never be found: pass the few words someone would search for`,
+      details: { keywords: options.keywords.length, max: MAX_KEYWORDS },
+    });
+  }
+  const git = await deps.captureGit(options.cwd, options.env);
+  // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
+  const redactor = options.redact === false ? undefined : new RedactionCollector();
+  const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
+  const { body, title, summary, keywords, notes } = describeBody(options, clean);
+
+  const metadata: CeFields = {
+    artifact_contract: CE_CONTRACT,
+    created_at: ceTimestamp(deps.now()),
+    title,
+    summary,
+    keywords: keywords.map((keyword, i) => clean(`keywords[${i}]`, keyword)),
+    cwd: options.cwd,
+  };
+  if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
+  if (git) Object.assign(metadata, gitFields(git));
+
+  // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
+  // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
+  const fitted = fitFrontmatter(metadata);
+  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
+  const bytes = new TextEncoder().encode(document);
+
+  const warnings: CreateWarning[] = [];
+  if (fitted.shortened.length > 0) {
+    warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
+  }
+  if (!redactor) warnings.push(NOT_REDACTED_WARNING);
+  const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
+  const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  if (written.takenName && options.to !== undefined) {
+    warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
+  }
+  const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
+  warnings.push(...continuityWarnings({ git, body, localRoots }));
+  // The same verdict resume will give, told to the agent that can still fix it.
+  // Built from the values in hand (no re-parse of the document, no YAML library loaded).
+  const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
+  if (!sufficient) {
+    warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${missing.map((part) => MISSING_EXPLANATION[part]).join("; ")}; add it to the body and create again` });
+  }
+
+  const result: CreateResult = {
+    path: written.path,
+    format: CE_CONTRACT,
+    metadata: fitted.fields,
+    warnings,
+    resume_command: resumeCommand(written.path),
+    destination: options.to === undefined ? "managed" : "chosen",
+    retention: target.root === undefined ? CHOSEN_RETENTION : managedRetention(target.root, options.env),
+    notes,
+    redaction: redactor ? redactor.summary() : NOT_REDACTED,
+  };
+  if (git) {
+    const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
+    result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
+  }
+  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
+}
+
+/**
+ * Title, summary and keywords: the flags, else the body's own frontmatter (a body that has one
+ * gets one block, not two), else derived from the body; each default is said in a note.
+ */
+function describeBody(options: CreateOptions, clean: (field: string, value: string) => string) {
+  const notes: string[] = [];
+  const own = splitLeadingFrontmatter(options.body);
+  if (own) notes.push("the body's own frontmatter block was folded into the handoff's (one block, not two)");
+  const ownText = (key: string) => (typeof own?.data?.[key] === "string" && String(own.data[key]).trim() !== "" ? String(own.data[key]) : undefined);
+  const body = clean("body", own ? own.rest : options.body);
+  const givenTitle = options.title ?? ownText("title");
+  const title = givenTitle !== undefined ? clean("title", givenTitle) : (deriveTitle(body) ?? "Untitled handoff");
+  if (givenTitle === undefined) notes.push(`title "${title}" taken from the body; pass --title to choose it`);
+  const givenSummary = options.summary ?? ownText("summary");
+  const summary = givenSummary !== undefined ? clean("summary", givenSummary) : (deriveSummary(body) ?? title);
+  if (givenSummary === undefined) notes.push("summary taken from the body's first sentence; pass --summary to choose it");
+  const ownKeywords = Array.isArray(own?.data?.keywords) ? (own.data.keywords as unknown[]).filter((k): k is string => typeof k === "string" && k.trim() !== "") : [];
+  const keywords = [...new Set([...options.keywords, ...ownKeywords])];
+  if (keywords.length === 0) notes.push("no keywords: pass --keyword K to help discovery find this handoff");
+  return { body, title, summary, keywords, notes };
+}
+
+/** The contract's git fields, present only when they apply. */
+function gitFields(git: GitCapture): Partial<CeFields> {
+  const fields: Partial<CeFields> = { repository: git.repository };
+  if (git.repo_root_sha) fields.repo_root_sha = git.repo_root_sha;
+  if (git.branch) fields.branch = git.branch;
+  if (git.head) fields.head = git.head;
+  if (git.worktree_path) fields.worktree_path = git.worktree_path;
+  return fields;
+}
+
+/** A closing section for a handoff written from a dirty checkout. */
+function uncommittedNote(git: GitCapture): string {
+  const count = `${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}`;
+  const where = git.branch ? `on branch ${git.branch}` : "on a detached HEAD";
+  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. They are not in git history: another checkout has them only if they were committed and pushed since.`;
+}
+
+interface Target {
+  dir: string;
+  stem: string;
+  ext: string;
+  /** The managed root, when the target is in the managed store. */
+  root?: string;
+}
+
+function managedTarget(env: Env, git: GitCapture | undefined, title: string, warnings: CreateWarning[]): Target {
+  const { root, warnings: rootWarnings } = openManagedRoot(managedRoots(env));
+  for (const message of rootWarnings) warnings.push({ code: "fallback_store", message });
+  return { dir: ensureHandoffDir(root, git?.namespace ?? GENERAL_NAMESPACE), stem: slug(title), ext: ".md", root };
+}

@@ -1,0 +1,284 @@
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { locateFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
+import { indexFlatFrontmatter, indexWrittenShape } from "../../../shared/discover/index-flat.js";
+import { kernelIndex } from "../../../shared/discover/kernel-index.js";
+import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../../shared/discover/rank.js";
+import type { HandoffError } from "../../../shared/errors.js";
+import { STORE_FOLDER, inspectManagedRoot } from "../../lib/store.js";
+import { readRegularFile } from "../../platform/read-file.js";
+import { type CandidateFile, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "../../platform/enumerate.js";
+import { readCandidateHead } from "./read-head.js";
+
+/**
+ * Discovery without a selected source: bounded enumeration, bounded frontmatter reads, ranking,
+ * a shortlist. Selects nothing and never reads a body.
+ */
+
+export interface DiscoverOptions {
+  /** Folders to search: a user-given folder, or the managed roots' ce-handoff folders. */
+  boundaries: { path: string; managed: boolean }[];
+  keywords: string[];
+  maxCandidates: number;
+  limit: number;
+  /** The checkout ranking compares against; a promise lets git run while the store is enumerated. */
+  current: RankQuery["current"] | Promise<RankQuery["current"]>;
+  now: number;
+}
+
+export interface ShortlistEntry {
+  path: string;
+  indexed: boolean;
+  title: string | null;
+  created_at: string | null;
+  summary: string | null;
+  score: number;
+  reasons: string[];
+  /** Why an unindexed candidate has no index (no frontmatter, no closing delimiter, ...). */
+  unindexed_reason?: string;
+  first_line?: string;
+}
+
+export interface DiscoveryResult {
+  boundary: string[];
+  filters: { keywords: string[]; max_candidates: number; limit: number };
+  candidates: ShortlistEntry[];
+  selected: null;
+  /** How much was looked at, so "nothing found" can say what was searched. */
+  searched: {
+    files: number;
+    relevant: number;
+    truncated: boolean;
+    skipped: { symlinks: number; special: number; escaped: number; overBound: number };
+    /** Every regular file in the boundaries that was not indexed: counted, the first ones named with why. */
+    not_indexed: { count: number; files: NotIndexedFile[] };
+  };
+  /** Roots that were refused (unsafe) and why; discovery goes on with the others. */
+  warnings: string[];
+}
+
+/**
+ * The whole discovery in one pass: enumerate (nothing read yet), then read each candidate's head
+ * within bounds, score it, and keep only the shortlist. Nothing but the shortlist is retained, so
+ * a store of 10,000 handoffs costs no more memory than one of 10.
+ */
+export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
+  const warnings: string[] = [];
+  const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
+  const current = await options.current;
+  let kernelFiles = 0;
+  const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
+  const shortlist = new Shortlist(options.limit, ranker.compare);
+  // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks.
+  if (options.boundaries.every((b) => b.managed) && current.toplevel) {
+    for (const kernel of kernelCandidates(current)) {
+      boundaries.push(kernel.dir);
+      const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
+      if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
+      shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
+      kernelFiles++;
+    }
+  }
+  const needsYaml: { meta: CandidateMeta; text: string }[] = [];
+  for (const file of files) {
+    const read = indexCandidate(file);
+    if (read === undefined) skipped.special++;
+    else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
+    else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
+  }
+  // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
+  if (needsYaml.length > 0) {
+    const { parseYamlMapping } = await import("../../../shared/ce/yaml-fallback.js");
+    for (const { meta, text } of needsYaml) {
+      const parsed = parseYamlMapping(text);
+      if (parsed.ok) {
+        meta.indexed = true;
+        meta.frontmatter = candidateFrontmatter(parsed.value);
+      }
+      shortlist.offer(ranker.score(meta), meta, parsed.ok ? undefined : { unindexed_reason: parsed.reason });
+    }
+  }
+
+  const candidates = shortlist.entries().map(({ meta, extra }): ShortlistEntry => {
+    // Reasons are put into words only for what is shown (the same score, so the order holds).
+    const c = ranker.explain(meta);
+    const entry: ShortlistEntry = {
+      path: c.path,
+      indexed: c.indexed,
+      title: c.frontmatter?.title ?? null,
+      created_at: c.frontmatter?.created_at ?? null,
+      summary: c.frontmatter?.summary ?? null,
+      score: Math.round(c.score * 1000) / 1000,
+      reasons: c.reasons,
+    };
+    if (extra?.unindexed_reason) entry.unindexed_reason = extra.unindexed_reason;
+    if (extra?.first_line) entry.first_line = extra.first_line;
+    return entry;
+  });
+  return {
+    boundary: boundaries,
+    filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
+    candidates,
+    selected: null,
+    searched: { files: files.length + kernelFiles, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
+    warnings,
+  };
+}
+
+/** Every boundary's candidates, in order, with what each enumeration skipped or left unindexed. */
+function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
+  const boundaries: string[] = [];
+  const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
+  const files: CandidateFile[] = [];
+  const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
+  let truncated = false;
+  for (const dir of safeBoundaries(options.boundaries, warnings)) {
+    let enumeration;
+    try {
+      enumeration = enumerateCandidates(dir, { maxCandidates: options.maxCandidates });
+    } catch {
+      continue; // no ce-handoff folder yet: nothing to find there
+    }
+    boundaries.push(enumeration.boundary);
+    truncated ||= enumeration.truncated;
+    for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
+    for (const file of enumeration.candidates) files.push(file);
+    notIndexed.count += enumeration.notIndexed.count;
+    notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
+  }
+  return { boundaries, files, skipped, notIndexed, truncated };
+}
+
+/**
+ * One candidate's index from its head, read within the contract's bounds: undefined when the
+ * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
+ */
+function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+  const head = readCandidateHead(file.path);
+  if (head.kind === "skipped") return undefined;
+  const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
+  if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
+  // Most heads are exactly what `handoff create` writes: one match indexes them.
+  const written = indexWrittenShape(head.bytes);
+  if (written !== undefined) {
+    meta.indexed = true;
+    meta.frontmatter = written;
+    return { meta };
+  }
+  const block = locateFrontmatter(head.bytes);
+  if (block.kind === "unindexed") return { meta, extra: { unindexed_reason: block.reason } };
+  const frontmatter = indexFlatFrontmatter(block.text);
+  if (frontmatter === undefined) return { meta, yaml: block.text };
+  meta.indexed = true;
+  meta.frontmatter = frontmatter;
+  return { meta };
+}
+
+/** A candidate's modification time, which ranking asks for only when its frontmatter gives no creation time. */
+function mtimeOf(meta: CandidateMeta): number {
+  return lstatSync(meta.path, { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
+}
+
+/** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */
+export const KERNEL_DIRS = ["_meta/checkpoints", "_meta/handoffs"] as const;
+/** A manifest is small; a larger .json there is not one. */
+const KERNEL_FILE_LIMIT = 1024 * 1024;
+
+interface KernelCandidate {
+  dir: string;
+  path: string;
+  fileName: string;
+  mtimeMs: number;
+  frontmatter?: CandidateFrontmatter;
+  reason?: string;
+}
+
+/** The .json files (not dot-files, regular files only, no symlinks) of the repository's kernel folders, indexed from their JSON. */
+function kernelCandidates(current: RankQuery["current"]): KernelCandidate[] {
+  const out: KernelCandidate[] = [];
+  for (const rel of KERNEL_DIRS) {
+    const dir = join(current.toplevel!, rel);
+    let names: string[];
+    try {
+      if (!lstatSync(dir).isDirectory()) continue;
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const fileName of names.sort()) {
+      if (!fileName.endsWith(".json") || fileName.startsWith(".")) continue;
+      const path = join(dir, fileName);
+      const stats = lstatSync(path, { throwIfNoEntry: false });
+      if (!stats?.isFile()) continue;
+      const candidate: KernelCandidate = { dir, path, fileName, mtimeMs: stats.mtimeMs };
+      try {
+        const bytes = readRegularFile(path, KERNEL_FILE_LIMIT, { what: "a kernel manifest", noFollow: true });
+        const index = bytes === "too_large" ? { ok: false as const, reason: "larger than 1 MiB" } : kernelIndex(new TextDecoder().decode(bytes), { ...(current.repository ? { repository: current.repository } : {}), ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}), cwd: current.toplevel! });
+        if (index.ok) candidate.frontmatter = index.frontmatter;
+        else candidate.reason = index.reason;
+      } catch {
+        candidate.reason = "unreadable";
+      }
+      out.push(candidate);
+    }
+  }
+  return out;
+}
+
+interface Extra {
+  unindexed_reason?: string;
+  first_line?: string;
+}
+
+/** The best `limit` relevant candidates seen so far, best first; counts every relevant one. */
+class Shortlist {
+  relevant = 0;
+  private readonly kept: { ranked: RankedCandidate; meta: CandidateMeta; extra: Extra | undefined }[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: RankedCandidate, b: RankedCandidate) => number,
+  ) {}
+
+  offer(ranked: RankedCandidate, meta: CandidateMeta, extra: Extra | undefined): void {
+    if (!relevant(ranked)) return;
+    this.relevant++;
+    const { kept } = this;
+    if (kept.length === this.limit && this.compare(ranked, kept[kept.length - 1]!.ranked) >= 0) return;
+    let at = kept.length;
+    while (at > 0 && this.compare(ranked, kept[at - 1]!.ranked) < 0) at--;
+    kept.splice(at, 0, { ranked, meta, extra });
+    if (kept.length > this.limit) kept.pop();
+  }
+
+  entries() {
+    return this.kept;
+  }
+}
+
+/** The folders to enumerate: a user's folder as given; a managed root only after its safety checks. */
+function safeBoundaries(boundaries: DiscoverOptions["boundaries"], warnings: string[]): string[] {
+  const dirs: string[] = [];
+  for (const boundary of boundaries) {
+    if (!boundary.managed) {
+      dirs.push(boundary.path);
+      continue;
+    }
+    const state = inspectManagedRoot(boundary.path);
+    if (state === "missing") continue;
+    if (state !== "ok") {
+      warnings.push(`skipped the managed root: ${(state as HandoffError).message}`);
+      continue;
+    }
+    // The ce-handoff folder gets the same check: a symlink there would lead discovery elsewhere.
+    const dir = join(boundary.path, STORE_FOLDER);
+    const store = inspectManagedRoot(dir);
+    if (store === "missing") continue;
+    if (store !== "ok") {
+      warnings.push(`skipped the managed store: ${(store as HandoffError).message}`);
+      continue;
+    }
+    dirs.push(dir);
+  }
+  return dirs;
+}

@@ -1,0 +1,139 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HandoffError } from "../../../shared/errors.js";
+import type { Env } from "../../platform/env.js";
+
+/**
+ * `handoff install-skill`: copies the shipped skill folder (skills/handoff/) to where an agent
+ * looks for skills. Nothing the user wrote is lost: a file that already exists with other
+ * contents is only replaced with --force, and then through a rename, never a partial write.
+ */
+
+export const AGENTS = ["claude-code", "codex"] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+export interface InstallSkillOptions {
+  agent: AgentName;
+  /** The skills folder to install into; the skill lands in `<dir>/handoff/`. */
+  dir?: string;
+  force: boolean;
+  env: Env;
+  home: string;
+  cwd: string;
+  /** Where the shipped skill is (tests); found next to the CLI otherwise. */
+  source?: string;
+}
+
+export interface InstalledFile {
+  path: string;
+  action: "written" | "replaced" | "unchanged";
+}
+
+export interface InstallSkillResult {
+  agent: AgentName;
+  /** The installed skill folder. */
+  dir: string;
+  files: InstalledFile[];
+  /** How the agent picks it up. */
+  next: string;
+}
+
+/** The default skills folder per agent: Claude Code's personal skills, Codex's $CODEX_HOME/skills. */
+export function defaultSkillsDir(agent: AgentName, env: Env, home: string): string {
+  if (agent === "codex") return join(env.CODEX_HOME ?? join(home, ".codex"), "skills");
+  return join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "skills");
+}
+
+/**
+ * The shipped skill folder: the first `skills/handoff/SKILL.md` walking up from this module (the
+ * bundle sits in dist/ or dist/chunks/, the source in client/agent/).
+ */
+export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(from);
+  for (let depth = 0; depth < 5; depth++) {
+    const candidate = join(dir, "skills", "handoff");
+    if (existsSync(join(candidate, "SKILL.md"))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new HandoffError("internal", "the handoff skill is not shipped next to this CLI (skills/handoff/SKILL.md is missing)", {
+    hint: "reinstall the handoff package; its 'files' must include skills/",
+  });
+}
+
+/**
+ * The skill folder and everything the install writes in it must be what they seem: a symlink there
+ * (the folder, a subfolder, a file) would send the write wherever it points. The skills folder
+ * above may be a symlink (dotfiles often are); the `handoff` folder in it may not.
+ */
+function refuseSymlinks(target: string, files: string[]): void {
+  const paths = new Set([target]);
+  for (const rel of files) {
+    for (let path = join(target, rel); path !== target && path.startsWith(target); path = dirname(path)) paths.add(path);
+  }
+  for (const path of paths) {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new HandoffError("unsafe_store", `${path} is a symlink; not installing through it`, { hint: "remove the symlink (or replace it with a real folder), or pass --dir D to install elsewhere" });
+    }
+  }
+}
+
+function listFiles(root: string, dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listFiles(root, path);
+    return entry.isFile() ? [relative(root, path)] : [];
+  }).sort();
+}
+
+export function installSkill(options: InstallSkillOptions): InstallSkillResult {
+  const source = options.source ?? shippedSkillDir();
+  const skillsDir = options.dir === undefined ? defaultSkillsDir(options.agent, options.env, options.home) : resolve(options.cwd, options.dir);
+  const target = join(skillsDir, "handoff");
+  const files = listFiles(source);
+  refuseSymlinks(target, files);
+  const plan = files.map((rel) => {
+    const bytes = readFileSync(join(source, rel));
+    const path = join(target, rel);
+    const existing = statSync(path, { throwIfNoEntry: false });
+    if (existing && !existing.isFile()) {
+      throw new HandoffError("usage", `${path} exists and is not a file; not touching it`, { hint: "move it away, or pass --dir D to install elsewhere" });
+    }
+    const same = existing !== undefined && readFileSync(path).equals(bytes);
+    return { path, bytes, action: (existing === undefined ? "written" : same ? "unchanged" : "replaced") as InstalledFile["action"] };
+  });
+  // Decide before writing anything: a refusal leaves the folder exactly as it was.
+  const conflicts = plan.filter((file) => file.action === "replaced");
+  if (conflicts.length > 0 && !options.force) {
+    throw new HandoffError("usage", `${target} already holds a different version of the skill (${conflicts.map((f) => relative(target, f.path)).join(", ")})`, {
+      hint: "pass --force to replace those files with this CLI's version, or --dir D to install elsewhere",
+      details: { files: conflicts.map((f) => f.path) },
+    });
+  }
+  for (const file of plan) {
+    if (file.action === "unchanged") continue;
+    mkdirSync(dirname(file.path), { recursive: true, mode: 0o755 });
+    try {
+      if (file.action === "written") writeFileSync(file.path, file.bytes, { flag: "wx", mode: 0o644 });
+      else {
+        const staged = `${file.path}.handoff-${process.pid}`;
+        writeFileSync(staged, file.bytes, { flag: "wx", mode: 0o644 });
+        renameSync(staged, file.path);
+      }
+    } catch (cause) {
+      throw new HandoffError("io_failed", `cannot write ${file.path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, {
+        hint: "check that the folder is writable, or pass --dir D",
+        cause,
+      });
+    }
+  }
+  return {
+    agent: options.agent,
+    dir: target,
+    files: plan.map(({ path, action }) => ({ path, action })),
+    next:
+      options.agent === "codex"
+        ? "Codex loads skills from this folder at start-up; restart it. For agents without skills, copy agents/AGENTS.md from the Handoff repository into your AGENTS.md."
+        : "Claude Code loads it in new sessions; invoke it with /handoff. The plugin (/plugin marketplace add, /plugin install handoff) also wires 'handoff mcp' and 'handoff guard'.",
+  };
+}

@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import type { ObservedState, RecordedState } from "../../../shared/orient/drift.js";
+import { referencedPaths } from "../../../shared/orient/paths.js";
+import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
+import { runGit } from "../../platform/git.js";
+import { readRegularFile } from "../../platform/read-file.js";
+import type { Env } from "../../platform/env.js";
+
+/**
+ * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded
+ * commit relates to HEAD, whether named paths and pinned artifacts still exist and match.
+ * Nothing is written, fetched or locked (GIT_OPTIONAL_LOCKS=0).
+ */
+
+const ARTIFACT_LIMIT = 64 * 1024 * 1024;
+const HEX_COMMIT = /^[0-9a-fA-F]{4,64}$/;
+
+/** What a source recorded about its checkout, from ce frontmatter, other frontmatter, or a manifest. */
+export function recordedState(metadata: Record<string, unknown>, manifest: unknown): RecordedState {
+  const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const recorded: RecordedState = {};
+  const provenance = (manifest as { provenance?: Record<string, unknown> } | undefined)?.provenance;
+  const assign = <K extends keyof RecordedState>(key: K, value: RecordedState[K] | undefined) => {
+    if (value !== undefined) recorded[key] = value;
+  };
+  assign("repository", str(metadata.repository));
+  assign("repo_root_sha", str(metadata.repo_root_sha));
+  assign("branch", str(provenance?.branch) ?? str(metadata.branch));
+  assign("head", str(provenance?.commit) ?? str(metadata.head));
+  assign("worktree_path", str(metadata.worktree_path));
+  if (typeof provenance?.dirty === "boolean") recorded.dirty = provenance.dirty;
+  assign("dirty_tree_sha256", str(provenance?.dirty_tree_sha256));
+  if (Array.isArray(provenance?.artifacts)) {
+    recorded.artifacts = provenance.artifacts
+      .filter((a): a is { path: string; sha256: string } => typeof a?.path === "string" && typeof a?.sha256 === "string")
+      .map(({ path, sha256 }) => ({ path, sha256 }));
+  }
+  return recorded;
+}
+
+/** `sourcePath`: the selected file, when it is one; it may live in the checkout it describes. */
+export async function observeCheckout(recorded: RecordedState, body: string, cwd: string, env: Env, sourcePath?: string): Promise<{ observed: ObservedState; git?: GitCapture }> {
+  const git = await captureGit(cwd, env);
+  if (!git) return { observed: { inGit: false, headRelation: "unknown", missingPaths: [], artifacts: [] } };
+  const observed: ObservedState = {
+    inGit: true,
+    repository: git.repository,
+    headRelation: "unknown",
+    dirty: git.dirty > 0 && (sourcePath === undefined || (await dirtyBesides(git.toplevel, sourcePath, env))),
+    missingPaths: [],
+    artifacts: [],
+  };
+  if (git.repo_root_sha) observed.repo_root_sha = git.repo_root_sha;
+  if (git.branch && !git.detached) observed.branch = git.branch;
+  if (git.head) observed.head = git.head;
+
+  if (recorded.head && git.head) Object.assign(observed, await headRelation(recorded.head, git, env));
+  if (observed.headRelation === "diverged" && recorded.head && recorded.branch && /^[^-]/.test(recorded.branch)) {
+    // Does the recorded branch exist here and hold the recorded commit? Then a switch resolves it.
+    const holds = await run(["merge-base", "--is-ancestor", recorded.head, `refs/heads/${recorded.branch}`], git.toplevel, env);
+    if (holds.code === 0) observed.recordedBranchHoldsHead = true;
+  }
+  if (recorded.dirty_tree_sha256 && observed.dirty) observed.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, env);
+  if (recorded.worktree_path) observed.worktreeExists = lstatSync(recorded.worktree_path, { throwIfNoEntry: false }) !== undefined;
+
+  // Paths are only meaningful in the repository the handoff was about.
+  const sameRepository = !recorded.repo_root_sha || !git.repo_root_sha || recorded.repo_root_sha === git.repo_root_sha;
+  if (sameRepository) {
+    for (const path of referencedPaths(body)) {
+      const full = inside(git.toplevel, path);
+      if (full && lstatSync(full, { throwIfNoEntry: false }) === undefined) observed.missingPaths.push(path);
+    }
+  }
+  for (const artifact of recorded.artifacts ?? []) {
+    const full = inside(git.toplevel, artifact.path);
+    if (!full) {
+      observed.artifacts.push({ path: artifact.path, missing: true });
+      continue;
+    }
+    try {
+      const bytes = readRegularFile(full, ARTIFACT_LIMIT, { what: "the pinned artifact", noFollow: true });
+      observed.artifacts.push(bytes === "too_large" ? { path: artifact.path, missing: false } : { path: artifact.path, sha256: createHash("sha256").update(bytes).digest("hex"), missing: false });
+    } catch {
+      observed.artifacts.push({ path: artifact.path, missing: lstatSync(full, { throwIfNoEntry: false }) === undefined });
+    }
+  }
+  return { observed, git };
+}
+
+/**
+ * Whether anything but the source itself is uncommitted. A kernel manifest is written into the
+ * repository it describes and stays untracked until committed: counting it would report
+ * dirty_changed (and fire rules on it) for every freshly written manifest.
+ */
+async function dirtyBesides(toplevel: string, sourcePath: string, env: Env): Promise<boolean> {
+  let source: string | undefined;
+  try {
+    source = inside(toplevel, relative(toplevel, realpathSync(sourcePath)));
+  } catch {
+    return true;
+  }
+  if (source === undefined) return true;
+  const own = relative(toplevel, source).split("\\").join("/");
+  const status = await run(["status", "--porcelain=v1", "-z", "--untracked-files=all"], toplevel, env);
+  if (status.code !== 0) return true;
+  const fields = status.stdout.split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i] ?? "";
+    if (entry === "") continue;
+    // A rename or copy is followed by its origin path, which is not an entry of its own.
+    if (entry[0] === "R" || entry[0] === "C") i++;
+    if (!(entry.startsWith("?? ") && entry.slice(3) === own)) return true;
+  }
+  return false;
+}
+
+/** A repo-relative path resolved inside the checkout, or undefined when it would escape it. */
+function inside(toplevel: string, path: string): string | undefined {
+  if (isAbsolute(path)) return undefined;
+  const full = resolve(toplevel, path);
+  const rel = relative(toplevel, full);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : full;
+}
+
+async function headRelation(recordedHead: string, git: GitCapture, env: Env): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {
+  // Not a commit id this clone can name (too short, or not hex, so never handed to git): as
+  // unreachable as a commit it lacks, which kernel's reference calls commit_diverged.
+  if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "diverged", headUnreachable: true };
+  if (git.head?.toLowerCase().startsWith(recordedHead.toLowerCase())) return { headRelation: "same" };
+  const known = await run(["cat-file", "-e", `${recordedHead}^{commit}`], git.toplevel, env);
+  if (known.code !== 0) return { headRelation: "diverged", headUnreachable: true };
+  const ancestor = await run(["merge-base", "--is-ancestor", recordedHead, "HEAD"], git.toplevel, env);
+  if (ancestor.code === 1) return { headRelation: "diverged" };
+  if (ancestor.code !== 0) return { headRelation: "unknown" };
+  const count = await run(["rev-list", "--count", `${recordedHead}..HEAD`], git.toplevel, env);
+  const advancedBy = Number(count.stdout.trim());
+  return Number.isFinite(advancedBy) && count.code === 0 ? { headRelation: "advanced", advancedBy } : { headRelation: "advanced" };
+}
+
+function run(args: string[], cwd: string, env: Env): Promise<{ code: number; stdout: string }> {
+  return runGit(args, { cwd, env });
+}

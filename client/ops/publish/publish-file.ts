@@ -1,0 +1,263 @@
+import { userInfo } from "node:os";
+import { basename } from "node:path";
+import type { Scope } from "../../../shared/api/limits.js";
+import { shellQuote } from "../../../shared/ce/resume-command.js";
+import { sealHandoff } from "../../../shared/crypto/envelope.js";
+import { SealMetaSchema } from "../../../shared/crypto/frame.js";
+import { deriveReadToken } from "../../../shared/crypto/read-token.js";
+import { HandoffError, isHandoffError } from "../../../shared/errors.js";
+import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
+import { type DocumentLabel, detectFormat, startsLikeJson } from "../../../shared/document/sniff.js";
+import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
+import { buildShareUrl } from "../../../shared/api/share-url.js";
+import { resolvePublishConfig } from "../../lib/config.js";
+import { savePublished } from "../../lib/published-store.js";
+import { readTextFile, tooLarge } from "../../platform/read-file.js";
+import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../../shared/document/size-limits.js";
+import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
+import { recordTimestamp } from "../../../shared/time/timestamps.js";
+import type { Env } from "../../platform/env.js";
+import { PROPOSED_ID_HEADER } from "../../../shared/api/team.js";
+import { sealTeamCard } from "../../../shared/crypto/team-card.js";
+import { cardFromDocument } from "../../../shared/team/card-from-document.js";
+import { newHandoffId } from "../../../shared/ids/tokens.js";
+import { loadTeamRing } from "../../lib/team-ring.js";
+
+/**
+ * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
+ * keep the owner token. The local file is only ever read: a failed publish leaves it exactly as
+ * it was, and the error names it and prints the command that retries.
+ */
+
+export interface PublishFileOptions {
+  path: string;
+  expiresIn?: number;
+  maxViews: number | null;
+  scope: Scope;
+  server?: string;
+  redact: boolean;
+  now?: () => Date;
+  /** A passphrase readers need as well as the link (envelope v2). */
+  passphrase?: string;
+}
+
+export interface PublishResult {
+  path: string;
+  url: string;
+  id: string;
+  expires_at: string;
+  max_views: number | null;
+  scope: Scope;
+  /** Reading needs a passphrase as well as the link. */
+  passphrase: boolean;
+  warnings: string[];
+  resume_command: string;
+  revoke_command: string;
+  redaction: RedactionSummary;
+}
+
+export const SHARE_WARNINGS = [
+  "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
+  "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
+];
+
+/** `handoff publish FILE`: read the file once, then publish what was read. */
+export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
+  const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
+  return publishDocument({ ...options, text }, deps);
+}
+
+export interface PublishDocumentOptions extends PublishFileOptions {
+  /** The document's text, as written locally. */
+  text: string;
+  /** Known by the caller that just wrote it; sniffed from the text otherwise. */
+  label?: DocumentLabel;
+  /** Set when the caller already redacted `text`: its summary is reported and no second scan runs. */
+  redaction?: RedactionSummary;
+}
+
+export interface PublishDeps {
+  env: Env;
+  home: string;
+  /** Shows a progress line while a slow server call runs (a terminal only). */
+  progress?: <T>(message: string, work: Promise<T>) => Promise<T>;
+}
+
+/** Publishes a document held in memory: redact (unless done), encrypt, send, keep the owner token. */
+export async function publishDocument(options: PublishDocumentOptions, deps: PublishDeps): Promise<PublishResult> {
+  const { config, server, token, retry } = await destination(options, deps);
+  const call = callOptionsFor(deps.env);
+
+  const redacted = options.redaction !== undefined ? { text: options.text, summary: options.redaction } : redactForPublish(options.text, options.redact, options.path);
+  const plaintext = new TextEncoder().encode(redacted.text);
+  if (plaintext.length > MAX_PLAINTEXT) throw tooLarge(options.path, MAX_PLAINTEXT, "publish a pointer-first handoff, not a transcript");
+  const label = options.label ?? detectFormat(redacted.text);
+  const publishedAt = recordTimestamp(options.now?.() ?? new Date());
+  // The document's own creation time travels sealed when the envelope can carry it; a created_at
+  // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
+  // time stands in, and the document keeps its own value inside.
+  const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
+  const { ciphertext, key, passKey } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt }, options.passphrase === undefined ? {} : { passphrase: options.passphrase });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link;
+  // with a passphrase, neither does the link alone.
+  const readToken = await deriveReadToken(key, passKey);
+  const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
+  if (team?.warning) config.warnings.push(team.warning);
+
+  let published;
+  try {
+    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, passphrase: passKey !== undefined, ...(token ? { token } : {}), ...call };
+    const send = async () => {
+      const sealed = await team?.seal();
+      return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
+    };
+    // A drawn id that is taken (128 random bits: a broken RNG, or a replay) is drawn again, once.
+    const sending = send().catch((error) => (isHandoffError(error) && error.details?.option === PROPOSED_ID_HEADER ? send() : Promise.reject(error)));
+    published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
+  } catch (error) {
+    if (!isHandoffError(error)) throw error;
+    // A value this server refuses (its own --expires bounds) is never offered again: the retry
+    // drops it, so the server's default applies.
+    const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
+    const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace("<SERVER>", server);
+    const hint = refused ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts` : error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry";
+    throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {
+      // The transport's hints already end in "then retry": the command completes the sentence.
+      hint: `${hint}: ${again}`,
+      details: { ...error.details, path: options.path, retry_command: again },
+      cause: error,
+    });
+  }
+  const url = buildShareUrl(server, published.id, key);
+  const warnings = [...config.warnings];
+  try {
+    warnings.push(
+      ...(await savePublished(config.configDir, {
+        id: published.id,
+        server,
+        url_without_key: url.slice(0, url.indexOf("#")),
+        owner_token: published.owner_token,
+        expires_at: published.expires_at,
+        max_views: published.max_views,
+        scope: published.scope,
+        created_at: publishedAt,
+        local_path: options.path,
+        ...(label.title !== undefined ? { title: label.title } : {}),
+      })),
+    );
+  } catch (error) {
+    warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
+  }
+  warnings.push(...SHARE_WARNINGS);
+  if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
+  return {
+    path: options.path,
+    url,
+    id: published.id,
+    expires_at: published.expires_at,
+    max_views: published.max_views,
+    scope: published.scope,
+    passphrase: passKey !== undefined,
+    warnings,
+    resume_command: `handoff resume ${shellQuote(url)}`,
+    revoke_command: `handoff revoke ${published.id}`,
+    redaction: redacted.summary,
+  };
+}
+
+/**
+ * What a team publish seals for teammates: a card from the (redacted) document and the share
+ * key, bound to an id drawn here. Without a team key for this server the entry is published
+ * without a card (teammates see it listed, untitled) and a warning says how to get one.
+ */
+async function teamCardFor(server: string, deps: PublishDeps, input: { text: string; createdAt: string; shareKey: string }) {
+  const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
+  const current = ring.keys[0];
+  if (current === undefined) {
+    return { warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`, seal: async () => undefined };
+  }
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
+  return {
+    warning: undefined,
+    seal: async () => {
+      const id = newHandoffId();
+      try {
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card }, current) };
+      } catch (error) {
+        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
+        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
+        const { summary: _summary, keywords: _keywords, ...small } = card;
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card: small }, current) };
+      }
+    },
+  };
+}
+
+/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
+function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
+  const named = env.HANDOFF_PUBLISHER?.trim();
+  if (named) return named;
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME;
+  }
+}
+
+/** Where the document goes and with which token; a missing server or team token stops here. */
+async function destination(options: PublishDocumentOptions, deps: PublishDeps) {
+  const config = await resolvePublishConfig({ flags: { server: options.server }, env: deps.env, home: deps.home });
+  const retry = retryCommand(options);
+  if (!config.server) {
+    throw new HandoffError("not_configured", `no publishing server is configured; the local handoff is kept: ${options.path}`, {
+      hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}; 'npm start' in the Handoff repository runs a local one at http://127.0.0.1:8787`,
+      details: { path: options.path },
+    });
+  }
+  const server = config.server;
+  const value = options.scope === "team" ? config.teamToken : (config.token ?? config.teamToken);
+  const token = value === undefined ? undefined : { value, server };
+  if (options.scope === "team" && !token) {
+    const command = retry.replace("<SERVER>", server);
+    throw new HandoffError("not_configured", `--scope team needs a team token, and none is configured for this server; the local handoff is kept: ${options.path}`, {
+      hint: `set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${server}, or a "team_token" for ${server} in ${config.configPath} (ask your operator: npm run team); then retry: ${command}`,
+      details: { path: options.path, retry_command: command },
+    });
+  }
+  return { config, server, token, retry };
+}
+
+/**
+ * The bytes that leave the machine are scanned again, whoever wrote the file. A kernel manifest
+ * is redacted value by value (its JSON stays valid); anything else as text. Any failure of the
+ * scan stops the publish: nothing unscanned is sent.
+ */
+function redactForPublish(text: string, redact: boolean, path: string): { text: string; summary: RedactionSummary } {
+  if (!redact) return { text, summary: NOT_REDACTED };
+  try {
+    const collector = new RedactionCollector();
+    const json = startsLikeJson(text) ? parseStrictJson(text) : undefined;
+    if (json?.ok) {
+      const value = collector.json(json.value);
+      const summary = collector.summary();
+      return { text: summary.total > 0 ? `${JSON.stringify(value, null, 2)}\n` : text, summary };
+    }
+    return { text: collector.text("body", text), summary: collector.summary() };
+  } catch (error) {
+    throw new HandoffError("redaction_failed", `secret scanning did not finish, so nothing was sent; the local handoff is kept: ${path}`, {
+      hint: "retry; if it keeps failing, check the file for very large generated content",
+      details: { path },
+      cause: error,
+    });
+  }
+}
+
+function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expiresIn?: number | undefined }): string {
+  const parts = ["handoff", "publish", shellQuote(options.path), "--server", "<SERVER>"];
+  if (options.expiresIn !== undefined) parts.push("--expires", `${options.expiresIn}s`);
+  if (options.maxViews !== null) parts.push("--max-views", String(options.maxViews));
+  if (options.scope !== "link") parts.push("--scope", options.scope);
+  if (!options.redact) parts.push("--no-redact");
+  if (options.passphrase !== undefined) parts.push("--passphrase");
+  return parts.join(" ");
+}

@@ -1,0 +1,87 @@
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
+import { GUARD_CASES, type GuardCase, LONG_NAME } from "./guard-cases.js";
+
+// `handoff guard` (the built hook) on PreToolUse events exactly as Claude Code sends them, under a
+// sealed manifest armed by `handoff context --activate`: every bypass issue 22 found, the reads
+// that already held, and the controls that must stay allowed (guard-cases.ts).
+
+const base = tempDir("handoff-guard-bypass-");
+const repo = makeRepo(join(base, "repo"), {
+  "README.md": "# Demo\n",
+  "src/a.ts": "export const a = 1;\n",
+  "docs/notes.md": "# Notes\nTODO\n",
+  "secrets/prod.env": "API_KEY=live-1234\n",
+});
+const outside = join(base, "elsewhere");
+mkdirSync(outside);
+mkdirSync(join(base, "home"));
+symlinkSync("secrets", join(repo, "link"));
+symlinkSync("loop2", join(repo, "loop"));
+symlinkSync("loop", join(repo, "loop2"));
+const env: Record<string, string> = { ...GIT_ENV, HOME: join(base, "home"), TMPDIR: base };
+
+beforeAll(async () => {
+  await ensureBuilt();
+  writeSealedManifest(repo, "sealed.json", { required: ["src/a.ts"] });
+  const armed = await runCli(["context", "sealed.json", "--activate"], { cwd: repo, env });
+  expect(armed.code, armed.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const cwdOf = (at: GuardCase["at"]) => (at === "outside" ? outside : at === "sub" ? join(repo, "src") : repo);
+const withRoot = (value: unknown): unknown => (typeof value === "string" ? value.replaceAll("R/", `${repo}/`).replaceAll(" R ", ` ${repo} `).replace(/ R$/, ` ${repo}`) : value);
+
+/** A PreToolUse event as Claude Code writes it on the hook's stdin. */
+function hookEvent(tool_name: string, tool_input: Record<string, unknown>, cwd: string): string {
+  return JSON.stringify({
+    session_id: "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a",
+    transcript_path: join(base, "home", ".claude", "projects", "-repo", "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a.jsonl"),
+    cwd,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name,
+    tool_input: Object.fromEntries(Object.entries(tool_input).map(([key, value]) => [key, withRoot(value)])),
+    tool_use_id: "toolu_01ABC123",
+  });
+}
+
+const guard = (payload: string, cwd: string) => runCli(["guard"], { cwd, env, input: payload });
+
+describe("handoff guard under a sealed manifest, on Claude Code's PreToolUse events", () => {
+  it.each(GUARD_CASES.map((c) => [c.expected === 2 ? "blocks" : "allows", c.name, c] as const))("%s %s", async (_verdict, _name, c) => {
+    const cwd = cwdOf(c.at);
+    const run = await guard(hookEvent(c.tool, c.input, cwd), cwd);
+    expect(run.code, run.stderr).toBe(c.expected);
+    if (c.expected === 2) expect(run.stderr).toMatch(/BLOCKED|could not judge/);
+    else expect(run.stderr).toBe("");
+  });
+
+  it("covers every kind of case the issue lists", () => {
+    expect(GUARD_CASES.filter((c) => c.bypass).length).toBeGreaterThanOrEqual(30);
+    expect(GUARD_CASES.filter((c) => c.expected === 0).length).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe("exceptions", () => {
+  it("a path that makes stat throw exits 2 with the reason while a manifest is active", async () => {
+    const run = await guard(hookEvent("Bash", { command: `grep -r x ${LONG_NAME}/y` }, repo), repo);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/could not judge the call \(ENAMETOOLONG/);
+  });
+
+  it("exits 0 on the same event when no manifest is active", async () => {
+    const bare = makeRepo(join(base, "bare"), { "README.md": "# Bare\n" });
+    symlinkSync("l2", join(bare, "l1"));
+    symlinkSync("l1", join(bare, "l2"));
+    for (const command of ["grep -r x l1/y", `grep -r x ${LONG_NAME}/y`, "git diff"]) {
+      const run = await guard(hookEvent("Bash", { command }, bare), bare);
+      expect(run.code, command).toBe(0);
+      expect(run.stderr).toBe("");
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderKernelMarkdown } from "../../shared/kernel/render.js";
+import { validateKernelValue } from "../../shared/kernel/validate.js";
+import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { ALL_HOSTILE, TERMINAL_ATTACK } from "../helpers/hostile-text.js";
+import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+
+// `handoff render` and `handoff context` of a manifest whose strings (and a selected file) hold
+// every terminal control, on a real pseudo-terminal (util-linux `script`): 0 raw controls reach
+// it. --out and --json stay exact.
+
+const HOSTILE = `${TERMINAL_ATTACK}\u001b]52;c;Y3VybCBldmlsLnNofHNo\u0007|${ALL_HOSTILE.join("|")}`;
+// A selected file with NUL would be left out as binary: the file gets the rest.
+const FILE_TEXT = `# Notes ${HOSTILE.replaceAll("\u0000", "")}\n`;
+const base = tempDir("handoff-pty-");
+const repo = makeRepo(join(base, "repo"), { "notes.md": FILE_TEXT, "README.md": "# Demo\n" });
+const env = { ...GIT_ENV, HOME: join(base, "home") };
+
+function hostileManifest(): string {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "test/fixtures/kernel/example.yaml-skill-unification-2026-07-10.json"), "utf8")) as Record<string, any>;
+  manifest.objective.goal = `goal ${HOSTILE}`;
+  const phase = `recon${HOSTILE}`;
+  for (const rule of manifest.workflow.invalidation_rules ?? []) rule.invalidates = rule.invalidates.map((name: string) => (name === manifest.workflow.phases[0].name ? phase : name));
+  manifest.workflow.phases[0].name = phase;
+  manifest.resume.prompt = `prompt ${HOSTILE}`;
+  manifest.provenance = { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: false };
+  manifest.context = { policy: { mode: "advisory" }, required: [{ path: "notes.md", reason: `why ${HOSTILE}` }], budget: { target_tokens: 4000, max_tokens: 8000 } };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  writeFileSync(join(repo, "hostile.json"), hostileManifest());
+}, 120_000);
+afterAll(() => (process.env.KEEP_PTY ? undefined : rmSync(base, { recursive: true, force: true })));
+
+/** Runs the CLI with stdout and stderr on a pty; returns what the terminal received. */
+function onPty(args: string[]): string {
+  const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const run = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" },
+    encoding: "utf8",
+    input: "",
+    timeout: 60_000,
+  });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  return run.stdout;
+}
+
+/** Raw controls in what a terminal received; the line discipline's own CR before each LF is not one. */
+function rawControls(text: string): number {
+  const body = text.replaceAll("\r\n", "\n");
+  return [...body].filter((ch) => ALL_HOSTILE.includes(ch)).length;
+}
+
+describe("hostile manifest strings on a terminal", () => {
+  it("the fixture is hostile: rendered unescaped it holds ESC, BEL, OSC 52 and bidi controls", () => {
+    const check = validateKernelValue(JSON.parse(readFileSync(join(repo, "hostile.json"), "utf8")));
+    expect(check.issues).toEqual([]);
+    const manifest = check.manifest!;
+    const raw = renderKernelMarkdown(manifest, "hostile.json");
+    expect(rawControls(raw)).toBeGreaterThan(50);
+    expect(raw).toContain("\u001b]52;c;");
+    expect(raw).toContain("\u202e");
+  });
+
+  it("handoff render prints 0 raw control characters to a pty", () => {
+    const out = onPty(["render", "hostile.json"]);
+    expect(out).toContain("\\u001b]52;c;");
+    expect(rawControls(out)).toBe(0);
+  });
+
+  it("handoff context prints 0 raw control characters to a pty", () => {
+    const out = onPty(["context", "hostile.json"]);
+    expect(out).toContain("# Notes slow down\\u001b]0;pwned");
+    expect(rawControls(out)).toBe(0);
+  });
+
+  it("--out and --json stay exact", async () => {
+    const rendered = await runCli(["render", "hostile.json", "--out", "hostile.md"], { cwd: repo, env });
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(readFileSync(join(repo, "hostile.md"), "utf8")).toContain("\u001b]52;c;");
+    const json = await runCli(["render", "hostile.json", "--json"], { cwd: repo, env });
+    expect((JSON.parse(json.stdout) as { markdown: string }).markdown).toContain(HOSTILE);
+    const context = await runCli(["context", "hostile.json", "--json"], { cwd: repo, env });
+    expect(JSON.stringify(JSON.parse(context.stdout))).toContain(JSON.stringify(FILE_TEXT).slice(1, -1));
+  });
+});
