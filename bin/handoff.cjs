@@ -5,7 +5,10 @@
 // - `handoff guard` is a hook that runs on every tool call: its own small bundle (dist/guard.cjs).
 // - Help and --version print from one small module (dist/help.cjs), built from the same
 //   declarations as the CLI, so `handoff guard --help` reads like every other command's help.
-// - Everything else runs the CLI bundle (dist/cli.js, an ES module with lazily loaded chunks).
+// - Every other command runs its own bundle, dist/commands/<name>.cjs, one self-contained file
+//   per command path; anything that is not a command's name (flags only, a typo) runs create's,
+//   whose CLI entry handles it (bare `handoff` with a body on stdin creates; a typo is a usage error).
+// - On Node 22 and newer, compiled code is cached in a private per-user folder (see compileCache).
 // The package ships dist/; a clone builds it on `npm install` (the prepare script) or with
 // `npm run build`. Nothing is built here: a build tool is a development dependency.
 const argv = process.argv.slice(2);
@@ -20,6 +23,27 @@ function notBuilt(error) {
   );
   // For the guard, 2 is the hook protocol's "block": an unbuilt guard must not let a sealed read through.
   process.exit(guard ? 2 : 3);
+}
+
+/**
+ * Node 22.1 and newer keep the code they compiled for a file and reuse it while the file is
+ * unchanged: every command after the first skips parsing and compiling its bundle. The folder is
+ * the user's own cache folder, made private (0700) where it is created here. Anything amiss
+ * (Node 20, no HOME, a read-only home, NODE_DISABLE_COMPILE_CACHE) runs without the cache.
+ */
+function compileCache() {
+  const { enableCompileCache } = require("node:module");
+  if (typeof enableCompileCache !== "function") return;
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg?.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
+  if (base === undefined) return;
+  const dir = `${base}/handoff/compile-cache`;
+  try {
+    require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
+    enableCompileCache(dir);
+  } catch {
+    // No cache: the command runs as it would on Node 20.
+  }
 }
 
 /**
@@ -38,7 +62,15 @@ function printSync(text) {
   }
 }
 
+/** The bundle of the command argv names; create's for anything else (see the header). */
+function commandBundle() {
+  const word = argv[0];
+  const path = require("node:path").join(__dirname, "..", "dist", "commands", `${word}.cjs`);
+  return word && /^[a-z][a-z-]*$/.test(word) && require("node:fs").existsSync(path) ? path : require("node:path").join(__dirname, "..", "dist", "commands", "create.cjs");
+}
+
 try {
+  compileCache();
   if (guard) {
     require("../dist/guard.cjs").runGuardProcess();
   } else {
@@ -49,7 +81,7 @@ try {
     // Bare `handoff` on a terminal shows help; isatty avoids setting up a stdin stream.
     const text = maybeHelp ? require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0)) : undefined;
     if (text !== undefined) printSync(text);
-    else import("../dist/cli.js").then((cli) => cli.runProcess(), notBuilt);
+    else require(commandBundle()).runProcess();
   }
 } catch (error) {
   notBuilt(error);

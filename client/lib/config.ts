@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type * as z from "zod";
-import { type ConfigFile, ConfigFileV2Schema, LegacyConfigFileSchema, TokenSchema } from "../../shared/local/local-files.js";
+import { type ConfigFile, localFileSchemas } from "../../shared/local/local-files.js";
 import { HandoffError } from "../../shared/errors.js";
 import { normalizeServerUrl } from "../../shared/api/share-url.js";
 import { ensurePrivateDir, octal, writePrivateFile } from "../platform/private-file.js";
@@ -216,9 +216,9 @@ function normalizeOrThrow(raw: string, label: string, inFile: boolean): string {
 function checkTokens(layer: { token?: string | undefined; teamToken?: string | undefined }, labels: { token: string; teamToken: string }): void {
   for (const key of ["token", "teamToken"] as const) {
     const value = layer[key];
-    if (value !== undefined && !TokenSchema.safeParse(value).success) {
+    if (value !== undefined && !localFileSchemas().TokenSchema.safeParse(value).success) {
       // The value is a secret: name where it came from, never echo it.
-      throw new HandoffError("invalid_option", `${labels[key]} ${TokenSchema.safeParse(value).error?.issues[0]?.message ?? "is malformed"}`, {
+      throw new HandoffError("invalid_option", `${labels[key]} ${localFileSchemas().TokenSchema.safeParse(value).error?.issues[0]?.message ?? "is malformed"}`, {
         hint: "copy the token again without surrounding spaces or line breaks",
       });
     }
@@ -276,7 +276,7 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
 /** The shape is chosen by the `version` key, so an error names the keys of the shape meant. */
 function parseConfig(path: string, json: unknown): ConfigFile {
   const versioned = typeof json === "object" && json !== null && !Array.isArray(json) && "version" in json;
-  const schema = versioned ? ConfigFileV2Schema : LegacyConfigFileSchema;
+  const schema = versioned ? localFileSchemas().ConfigFileV2Schema : localFileSchemas().LegacyConfigFileSchema;
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw configIssue(path, parsed.error.issues, Object.keys(schema.shape));
   return parsed.data;

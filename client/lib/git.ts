@@ -66,13 +66,21 @@ export async function safeGitArgs(cwd: string, env: Env): Promise<string[]> {
   return filterOverrides(listing ?? "");
 }
 
+/** The checkout's top folder, common git dir and own git dir. */
+const LOCATE = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir"];
+// The root reached by following first parents: merging an unrelated (older) history into the
+// branch adds a root but never changes this one, so the namespace stays put.
+const ROOT_COMMIT = ["rev-list", "--first-parent", "--max-parents=0", "HEAD"];
+const REMOTES = ["config", "--get-regexp", "^remote\\..*\\.url$"];
+
 /**
  * Captures the git state of `cwd` with four git processes run in parallel. Outside a repository
  * (or without git installed) it returns undefined: that is a warning for the caller, not an error.
  */
 export async function captureGit(cwd: string, env: Env = process.env): Promise<GitCapture | undefined> {
   const run = (args: string[]) => git(args, cwd, env);
-  const [identity, status] = await Promise.all([identityOf(run), run(["status", "--porcelain=v2", "--branch"])]);
+  const [revParse, roots, remotes, status] = await Promise.all([run(LOCATE), run(ROOT_COMMIT), run(REMOTES), run(["status", "--porcelain=v2", "--branch"])]);
+  const identity = identityOf(revParse, roots, remotes);
   if (identity === undefined || status === undefined) return undefined;
   return { ...identity, ...parseStatus(status) };
 }
@@ -81,29 +89,45 @@ export async function captureGit(cwd: string, env: Env = process.env): Promise<G
 export type GitIdentity = Pick<GitCapture, "toplevel" | "worktree_path" | "repo_root_sha" | "repository" | "repoName" | "namespace" | "branch">;
 
 /**
- * `captureGit` without `git status`: discovery ranks by repository, worktree and branch and never
- * needs the dirty state, so it does not pay for a walk of the working tree.
+ * `captureGit` without `git status` (discovery ranks by repository, worktree and branch and never
+ * needs the dirty state, so it does not pay for a walk of the working tree), in two steps, each git process started on first need and run once: where the
+ * checkout is (`rev-parse`, one process), and the rest (root commit, remotes, branch: three more,
+ * in parallel). `start()` runs all four at once, for a caller that will need them.
  */
-export async function captureGitIdentity(cwd: string, env: Env = process.env): Promise<GitIdentity | undefined> {
+export function gitIdentityOnDemand(cwd: string, env: Env = process.env) {
   const run = (args: string[]) => git(args, cwd, env);
-  const [identity, branch] = await Promise.all([identityOf(run), run(["symbolic-ref", "--quiet", "--short", "HEAD"])]);
-  if (identity === undefined) return undefined;
-  return branch ? { ...identity, branch } : identity;
+  let where: Promise<string | undefined> | undefined;
+  let rest: Promise<[string | undefined, string | undefined, string | undefined]> | undefined;
+  const revParse = () => (where ??= run(LOCATE));
+  const others = () => (rest ??= Promise.all([run(ROOT_COMMIT), run(REMOTES), run(["symbolic-ref", "--quiet", "--short", "HEAD"])]));
+  return {
+    start(): void {
+      revParse();
+      others();
+    },
+    async toplevel(): Promise<string | undefined> {
+      return splitRevParse(await revParse())?.toplevel;
+    },
+    async identity(): Promise<GitIdentity | undefined> {
+      const [located, [roots, remotes, branch]] = await Promise.all([revParse(), others()]);
+      const identity = identityOf(located, roots, remotes);
+      if (identity === undefined) return undefined;
+      return branch ? { ...identity, branch } : identity;
+    },
+  };
 }
 
 type RepoIdentity = Omit<GitIdentity, "branch">;
 
-async function identityOf(run: (args: string[]) => Promise<string | undefined>): Promise<RepoIdentity | undefined> {
-  const [revParse, roots, remotes] = await Promise.all([
-    run(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir"]),
-    // The root reached by following first parents: merging an unrelated (older) history into the
-    // branch adds a root but never changes this one, so the namespace stays put.
-    run(["rev-list", "--first-parent", "--max-parents=0", "HEAD"]),
-    run(["config", "--get-regexp", "^remote\\..*\\.url$"]),
-  ]);
-  if (revParse === undefined) return undefined;
-  const [toplevel, commonDir, gitDir] = revParse.split("\n");
-  if (!toplevel || !commonDir || !gitDir) return undefined;
+function splitRevParse(revParse: string | undefined): { toplevel: string; commonDir: string; gitDir: string } | undefined {
+  const [toplevel, commonDir, gitDir] = revParse?.split("\n") ?? [];
+  return toplevel && commonDir && gitDir ? { toplevel, commonDir, gitDir } : undefined;
+}
+
+function identityOf(revParse: string | undefined, roots: string | undefined, remotes: string | undefined): RepoIdentity | undefined {
+  const located = splitRevParse(revParse);
+  if (located === undefined) return undefined;
+  const { toplevel, commonDir, gitDir } = located;
   const rootCommit = roots?.trim().split("\n").filter(Boolean).pop();
   const remote = pickRemote(remotes ?? "");
   const repoName = (remote && repoNameFromRemote(remote)) ?? mainWorktreeName(commonDir);

@@ -1,5 +1,5 @@
 import type { RankQuery } from "../../shared/discover/rank.js";
-import { captureGitIdentity } from "./git.js";
+import { gitIdentityOnDemand } from "./git.js";
 import type { Env } from "../platform/env.js";
 
 /**
@@ -8,7 +8,7 @@ import type { Env } from "../platform/env.js";
  * caller enumerates or lists.
  */
 export async function rankingCheckout(cwd: string, env: Env): Promise<RankQuery["current"]> {
-  const git = await captureGitIdentity(cwd, env);
+  const git = await gitIdentityOnDemand(cwd, env).identity();
   return {
     cwd,
     ...(git?.repository ? { repository: git.repository } : {}),

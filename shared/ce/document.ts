@@ -1,4 +1,4 @@
-import { type CeFrontmatter, CeFrontmatterSchema } from "./frontmatter-schema.js";
+import { type CeFrontmatter, ceFrontmatterSchema } from "./frontmatter-schema.js";
 import { DISCOVERY_LIMITS, WHOLE_FILE } from "./frontmatter-scan.js";
 import { readFrontmatter } from "./read-frontmatter.js";
 
@@ -54,7 +54,7 @@ export function parseCeDocument(text: string, options: { whole?: boolean } = {})
   const consumed = decoder.decode(encoder.encode(text).subarray(0, read.bytesRead)).length;
   const body = text.slice(consumed).replace(/^\r?\n/, "");
   const issues: DocumentIssue[] = [];
-  const checked = CeFrontmatterSchema.safeParse(read.data);
+  const checked = ceFrontmatterSchema().safeParse(read.data);
   if (!checked.success) {
     for (const issue of checked.error.issues) issues.push({ path: issuePath(["frontmatter", ...issue.path]), message: issue.message });
   }

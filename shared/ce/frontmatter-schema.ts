@@ -19,27 +19,38 @@ const text = (what: string) =>
  * strict about the ones we do. Writing goes through `serializeCeFrontmatter`, which only ever
  * emits the keys below, so we never write lifecycle fields.
  *
+ * Built on first use, not at import: validating a kernel manifest, or reading a head that
+ * create wrote, never needs it, and a bundle loads zod only when a schema is first built.
+ *
  * @example
  * ```ts
- * CeFrontmatterSchema.safeParse({
+ * ceFrontmatterSchema().safeParse({
  *   artifact_contract: "ce-handoff/v1", created_at: "2026-07-10T09:30:00Z",
  *   title: "Auth refactor", summary: "Token refresh half done", keywords: ["auth"], cwd: "/src/app",
  * }).success // true
  * ```
  */
-export const CeFrontmatterSchema = z.looseObject({
-  artifact_contract: z.literal(CE_CONTRACT, { error: expect(`must be "${CE_CONTRACT}"`) }),
-  created_at: z.string({ error: expect("must be ISO-8601 UTC") }).refine(isIsoUtc, { message: "must be ISO-8601 UTC" }),
-  title: text("a short descriptive title"),
-  summary: text("one sentence"),
-  keywords: z.array(z.string({ error: "must be a string" }), { error: expect("must be a list of strings") }),
-  cwd: z.string({ error: expect("must be an absolute path") }).regex(ABSOLUTE, { message: "must be an absolute path" }),
-  resume_focus: text("the next session's focus").optional(),
-  repository: text("a repository identifier").optional(),
-  repo_root_sha: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
-  branch: text("a branch name").optional(),
-  head: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
-  worktree_path: z.string({ error: "must be an absolute path" }).regex(ABSOLUTE, { message: "must be an absolute path" }).optional(),
-});
+export function ceFrontmatterSchema(): ReturnType<typeof buildSchema> {
+  schema ??= buildSchema();
+  return schema;
+}
 
-export type CeFrontmatter = z.infer<typeof CeFrontmatterSchema>;
+let schema: ReturnType<typeof buildSchema> | undefined;
+
+const buildSchema = () =>
+  z.looseObject({
+    artifact_contract: z.literal(CE_CONTRACT, { error: expect(`must be "${CE_CONTRACT}"`) }),
+    created_at: z.string({ error: expect("must be ISO-8601 UTC") }).refine(isIsoUtc, { message: "must be ISO-8601 UTC" }),
+    title: text("a short descriptive title"),
+    summary: text("one sentence"),
+    keywords: z.array(z.string({ error: "must be a string" }), { error: expect("must be a list of strings") }),
+    cwd: z.string({ error: expect("must be an absolute path") }).regex(ABSOLUTE, { message: "must be an absolute path" }),
+    resume_focus: text("the next session's focus").optional(),
+    repository: text("a repository identifier").optional(),
+    repo_root_sha: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
+    branch: text("a branch name").optional(),
+    head: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
+    worktree_path: z.string({ error: "must be an absolute path" }).regex(ABSOLUTE, { message: "must be an absolute path" }).optional(),
+  });
+
+export type CeFrontmatter = z.infer<ReturnType<typeof buildSchema>>;

@@ -1,4 +1,4 @@
-import { type CeFrontmatter, CeFrontmatterSchema } from "./frontmatter-schema.js";
+import { type CeFrontmatter, ceFrontmatterSchema } from "./frontmatter-schema.js";
 import { DISCOVERY_LIMITS, type FrontmatterLimits, type UnindexedCode, scanFrontmatter } from "./frontmatter-scan.js";
 import { parseYamlMapping } from "./yaml-fallback.js";
 
@@ -43,6 +43,6 @@ export function readFrontmatter(head: string | Uint8Array, limits: FrontmatterLi
   } else {
     data = scan.data;
   }
-  const checked = CeFrontmatterSchema.safeParse(data);
+  const checked = ceFrontmatterSchema().safeParse(data);
   return checked.success ? { kind: "indexed", data, frontmatter: checked.data, bytesRead: scan.bytesRead } : { kind: "indexed", data, bytesRead: scan.bytesRead };
 }

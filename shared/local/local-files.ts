@@ -7,91 +7,107 @@ import { isHandoffId } from "../ids/handoff-id.js";
  * and one record per published handoff (`.../published/<id>.json`). Layouts: docs/storage.md.
  */
 
-/** Tokens go into an Authorization header: visible ASCII only, so a stray newline cannot split it. */
-export const TokenSchema = z.string().regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)");
-
-/**
- * The first config shape (`config.json` without a `version` key): one server and its tokens. Still
- * read, as one server entry; the tokens are bound to `server` and never sent anywhere else.
- */
-export const LegacyConfigFileSchema = z.strictObject({
-  server: z.string().optional(),
-  token: TokenSchema.optional(),
-  team_token: TokenSchema.optional(),
-});
-
-/**
- * One key of a team key ring (docs/storage.md, "The team key and its ring"). The shape is checked
- * here; that the id is the one derived from the key is checked when the ring is loaded (it takes
- * WebCrypto, which is asynchronous).
- */
-export const TeamKeyEntrySchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_-]{12}$/, "must be a 12-character key id"),
-  key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit team key)"),
-  /** When this machine added it (joined, or rotated to it). */
-  added_at: z.iso.datetime({ offset: true }),
-});
-export type TeamKeyEntry = z.infer<typeof TeamKeyEntrySchema>;
-
-/** The credentials for one server: each is sent to that server only; team keys are never sent. */
-export const ServerCredentialsSchema = z.strictObject({
-  token: TokenSchema.optional(),
-  team_token: TokenSchema.optional(),
-  /** Config version 3: the team key ring, newest first (the first seals new team entries). */
-  team_keys: z.array(TeamKeyEntrySchema).max(32, "holds at most 32 keys").optional(),
-});
-
 /** The current version of the config file's shape (docs/storage.md, "Local files around publishing"). */
 export const CONFIG_VERSION = 3;
 
 /**
- * Config version 2: several servers, each with its own tokens, keyed by the server's base URL;
- * `default_server` is where `publish` goes when neither `--server` nor `HANDOFF_SERVER` says.
- *
- * @example
- * ```json
- * { "version": 2, "default_server": "https://handoff.example.com",
- *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
- * ```
+ * The schemas, built on first use: every command's start-up reads the config module, and only one
+ * that reads the config file or a published record needs them (a bundle loads zod then).
  */
-export const ConfigFileV2Schema = z
-  .strictObject({
-    /** 2, or 3 (adds `team_keys`); this client writes 3. */
-    version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
-    default_server: z.string().optional(),
-    servers: z.record(z.string(), ServerCredentialsSchema).default({}),
-  })
-  .refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
-    message: `team_keys needs "version": ${CONFIG_VERSION}`,
-    path: ["version"],
+export function localFileSchemas(): LocalFileSchemas {
+  schemas ??= buildSchemas();
+  return schemas;
+}
+
+type LocalFileSchemas = ReturnType<typeof buildSchemas>;
+let schemas: LocalFileSchemas | undefined;
+
+function buildSchemas() {
+  /** Tokens go into an Authorization header: visible ASCII only, so a stray newline cannot split it. */
+  const TokenSchema = z.string().regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)");
+
+  /**
+   * The first config shape (`config.json` without a `version` key): one server and its tokens. Still
+   * read, as one server entry; the tokens are bound to `server` and never sent anywhere else.
+   */
+  const LegacyConfigFileSchema = z.strictObject({
+    server: z.string().optional(),
+    token: TokenSchema.optional(),
+    team_token: TokenSchema.optional(),
   });
-export type ConfigFileV2 = z.infer<typeof ConfigFileV2Schema>;
 
-/** `$XDG_CONFIG_HOME/handoff/config.json`, either shape. Unknown keys are refused so a typo does not go unnoticed. */
-export const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+  /**
+   * One key of a team key ring (docs/storage.md, "The team key and its ring"). The shape is checked
+   * here; that the id is the one derived from the key is checked when the ring is loaded (it takes
+   * WebCrypto, which is asynchronous).
+   */
+  const TeamKeyEntrySchema = z.strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_-]{12}$/, "must be a 12-character key id"),
+    key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit team key)"),
+    /** When this machine added it (joined, or rotated to it). */
+    added_at: z.iso.datetime({ offset: true }),
+  });
 
-// zod's own check, kept on purpose: it agrees with checkRfc3339 (shared/time/timestamps.ts) on every
-// shape but second 60, which it refuses; a record's times are compared with the clock, and a leap
-// second is an instant Date cannot hold. Written by recordTimestamp; the server's expires_at alike.
-const timestamp = z.iso.datetime({ offset: true });
+  /** The credentials for one server: each is sent to that server only; team keys are never sent. */
+  const ServerCredentialsSchema = z.strictObject({
+    token: TokenSchema.optional(),
+    team_token: TokenSchema.optional(),
+    /** Config version 3: the team key ring, newest first (the first seals new team entries). */
+    team_keys: z.array(TeamKeyEntrySchema).max(32, "holds at most 32 keys").optional(),
+  });
 
-export const PublishedRecordSchema = z.object({
-  id: z.string().refine(isHandoffId, "must be a handoff id (22 base64url characters)"),
-  server: z.url(),
-  /** `<server>/h/<id>` without `#key`; a fragment here is refused so the key cannot slip in. */
-  url_without_key: z
-    .url()
-    .refine((url) => !url.includes("#"), "must not contain '#': the key is never stored")
-    .optional(),
-  owner_token: z.string().min(1).max(512),
-  expires_at: timestamp,
-  /** null: no view limit. */
-  max_views: z.number().int().positive().nullable(),
-  scope: z.enum(SCOPES),
-  created_at: timestamp,
-  local_path: z.string().optional(),
-  title: z.string().optional(),
-  revoked_at: timestamp.optional(),
-});
-export type PublishedRecord = z.infer<typeof PublishedRecordSchema>;
+  /**
+   * Config version 2: several servers, each with its own tokens, keyed by the server's base URL;
+   * `default_server` is where `publish` goes when neither `--server` nor `HANDOFF_SERVER` says.
+   *
+   * @example
+   * ```json
+   * { "version": 2, "default_server": "https://handoff.example.com",
+   *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
+   * ```
+   */
+  const ConfigFileV2Schema = z
+    .strictObject({
+      /** 2, or 3 (adds `team_keys`); this client writes 3. */
+      version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
+      default_server: z.string().optional(),
+      servers: z.record(z.string(), ServerCredentialsSchema).default({}),
+    })
+    .refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
+      message: `team_keys needs "version": ${CONFIG_VERSION}`,
+      path: ["version"],
+    });
+
+  /** `$XDG_CONFIG_HOME/handoff/config.json`, either shape. Unknown keys are refused so a typo does not go unnoticed. */
+  const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
+
+  // zod's own check, kept on purpose: it agrees with checkRfc3339 (shared/time/timestamps.ts) on every
+  // shape but second 60, which it refuses; a record's times are compared with the clock, and a leap
+  // second is an instant Date cannot hold. Written by recordTimestamp; the server's expires_at alike.
+  const timestamp = z.iso.datetime({ offset: true });
+
+  const PublishedRecordSchema = z.object({
+    id: z.string().refine(isHandoffId, "must be a handoff id (22 base64url characters)"),
+    server: z.url(),
+    /** `<server>/h/<id>` without `#key`; a fragment here is refused so the key cannot slip in. */
+    url_without_key: z
+      .url()
+      .refine((url) => !url.includes("#"), "must not contain '#': the key is never stored")
+      .optional(),
+    owner_token: z.string().min(1).max(512),
+    expires_at: timestamp,
+    /** null: no view limit. */
+    max_views: z.number().int().positive().nullable(),
+    scope: z.enum(SCOPES),
+    created_at: timestamp,
+    local_path: z.string().optional(),
+    title: z.string().optional(),
+    revoked_at: timestamp.optional(),
+  });
+  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
+}
+
+export type ConfigFileV2 = z.infer<LocalFileSchemas["ConfigFileV2Schema"]>;
+export type ConfigFile = z.infer<LocalFileSchemas["ConfigFileSchema"]>;
+export type TeamKeyEntry = z.infer<LocalFileSchemas["TeamKeyEntrySchema"]>;
+export type PublishedRecord = z.infer<LocalFileSchemas["PublishedRecordSchema"]>;

@@ -8,46 +8,55 @@ import { emptyOrientation, type Orientation } from "./types.js";
  * shared/kernel's job.
  */
 
-const text = z.string().optional().catch(undefined);
-const texts = z
-  .array(z.unknown())
-  .transform((items) => items.filter((item): item is string => typeof item === "string"))
-  .optional()
-  .catch(undefined);
-const records = <T extends z.ZodType>(item: T) =>
-  z
+// Built on first use, not at import: create and resume import this module for every document
+// but use it only for kernel JSON, and a bundle loads zod only when a schema is first built
+// (scripts/build-cli.js).
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+const lenient = () => (schemas ??= buildSchemas());
+
+function buildSchemas() {
+  const text = z.string().optional().catch(undefined);
+  const texts = z
     .array(z.unknown())
-    .transform((items) => items.flatMap((value) => {
-      const parsed = item.safeParse(value);
-      return parsed.success ? [parsed.data as z.output<T>] : [];
-    }))
+    .transform((items) => items.filter((item): item is string => typeof item === "string"))
     .optional()
     .catch(undefined);
-const section = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).optional().catch(undefined);
+  const records = <T extends z.ZodType>(item: T) =>
+    z
+      .array(z.unknown())
+      .transform((items) => items.flatMap((value) => {
+        const parsed = item.safeParse(value);
+        return parsed.success ? [parsed.data as z.output<T>] : [];
+      }))
+      .optional()
+      .catch(undefined);
+  const section = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).optional().catch(undefined);
 
-const LenientHandoff = z.looseObject({
-  objective: section({ goal: text, success_conditions: texts, non_goals: texts }),
-  contract: section({
-    ref: text,
-    invariants: texts,
-    assumptions: texts,
-    decisions_accepted: records(z.object({ decision: z.string(), rationale: text })),
-    alternatives_rejected: records(z.object({ alternative: z.string(), reason: text })),
-  }),
-  provenance: section({ artifacts: records(z.object({ path: z.string(), purpose: text })) }),
-  workflow: section({ phases: records(z.object({ name: z.string(), status: z.string(), evidence: text })) }),
-  execution: section({ entry_phase: text, entrypoint: text, stop_conditions: texts }),
-  open_threads: texts,
-  warnings: texts,
-});
+  const LenientHandoff = z.looseObject({
+    objective: section({ goal: text, success_conditions: texts, non_goals: texts }),
+    contract: section({
+      ref: text,
+      invariants: texts,
+      assumptions: texts,
+      decisions_accepted: records(z.object({ decision: z.string(), rationale: text })),
+      alternatives_rejected: records(z.object({ alternative: z.string(), reason: text })),
+    }),
+    provenance: section({ artifacts: records(z.object({ path: z.string(), purpose: text })) }),
+    workflow: section({ phases: records(z.object({ name: z.string(), status: z.string(), evidence: text })) }),
+    execution: section({ entry_phase: text, entrypoint: text, stop_conditions: texts }),
+    open_threads: texts,
+    warnings: texts,
+  });
 
-const LenientCheckpoint = z.looseObject({
-  task: section({ goal: text, handoff_ref: text, contract_ref: text }),
-  steps_completed: records(z.object({ step: z.string(), evidence: text })),
-  pending_steps: texts,
-  current_outputs: texts,
-  resume: section({ position: text, entrypoint: text, next_operation: text }),
-});
+  const LenientCheckpoint = z.looseObject({
+    task: section({ goal: text, handoff_ref: text, contract_ref: text }),
+    steps_completed: records(z.object({ step: z.string(), evidence: text })),
+    pending_steps: texts,
+    current_outputs: texts,
+    resume: section({ position: text, entrypoint: text, next_operation: text }),
+  });
+  return { LenientHandoff, LenientCheckpoint };
+}
 
 /**
  * Orientation from a kernel.handoff/v1 manifest: goal and success conditions as the objective,
@@ -63,7 +72,7 @@ const LenientCheckpoint = z.looseObject({
  */
 export function kernelOrientation(manifest: unknown): Orientation {
   const out = emptyOrientation();
-  const parsed = LenientHandoff.safeParse(manifest);
+  const parsed = lenient().LenientHandoff.safeParse(manifest);
   if (!parsed.success) return out;
   const { objective, contract, provenance, workflow, execution, open_threads, warnings } = parsed.data;
   if (objective?.goal) {
@@ -116,7 +125,7 @@ export function kernelOrientation(manifest: unknown): Orientation {
  */
 export function checkpointOrientation(checkpoint: unknown): Orientation {
   const out = emptyOrientation();
-  const parsed = LenientCheckpoint.safeParse(checkpoint);
+  const parsed = lenient().LenientCheckpoint.safeParse(checkpoint);
   if (!parsed.success) return out;
   const { task, steps_completed, pending_steps, current_outputs, resume } = parsed.data;
   if (task?.goal) out.objective = task.goal;

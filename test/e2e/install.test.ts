@@ -72,7 +72,7 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, the bundles and chunks, the help module, the skill, no dependencies", () => {
+  it("holds only what the CLI runs: the launcher, one bundle per command, the vendored libraries, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     // docs/: what help and error messages point to ("See docs/cli.md").
@@ -80,8 +80,12 @@ describe("the packed CLI, installed from its tarball", () => {
     expect(readdirSync(join(installedRoot, "docs"))).toEqual(expect.arrayContaining(["cli.md", "storage.md", "agents.md", "conformance.md"]));
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["chunks", "cli.js", "guard.cjs", "help.cjs"]);
-    expect(readdirSync(join(installedRoot, "dist", "chunks")).every((name) => name.endsWith(".js"))).toBe(true);
+    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "vendor"]);
+    expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
+    const bundles = readdirSync(join(installedRoot, "dist", "commands")).sort();
+    expect(bundles).toEqual(readdirSync(join(repoRoot, "dist", "commands")).sort());
+    expect(bundles).toContain("create.cjs");
+    expect(bundles.every((name) => name.endsWith(".cjs"))).toBe(true);
   });
 
 });

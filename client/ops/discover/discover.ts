@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { locateFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
 import { indexFlatFrontmatter, indexWrittenShape } from "../../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../../shared/discover/kernel-index.js";
@@ -8,6 +8,7 @@ import type { HandoffError } from "../../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../../lib/store.js";
 import { readRegularFile } from "../../platform/read-file.js";
 import { type CandidateFile, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "../../platform/enumerate.js";
+import type { Env } from "../../platform/env.js";
 import { readCandidateHead } from "./read-head.js";
 
 /**
@@ -21,9 +22,20 @@ export interface DiscoverOptions {
   keywords: string[];
   maxCandidates: number;
   limit: number;
-  /** The checkout ranking compares against; a promise lets git run while the store is enumerated. */
-  current: RankQuery["current"] | Promise<RankQuery["current"]>;
+  /**
+   * The checkout ranking compares against: a value, a promise (git runs while the store is
+   * enumerated), or asked on demand (a store with nothing to rank needs at most its toplevel).
+   */
+  current: RankQuery["current"] | Promise<RankQuery["current"]> | CheckoutOnDemand;
   now: number;
+}
+
+/** The current checkout, asked of git only as far as discovery needs it. */
+export interface CheckoutOnDemand {
+  /** Where the repository's kernel folders are (undefined outside a repository). */
+  toplevel(): Promise<string | undefined>;
+  /** Everything ranking compares against. */
+  full(): Promise<RankQuery["current"]>;
 }
 
 export interface ShortlistEntry {
@@ -65,19 +77,25 @@ export interface DiscoveryResult {
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
   const warnings: string[] = [];
   const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
-  const current = await options.current;
-  let kernelFiles = 0;
+  const onDemand = isOnDemand(options.current) ? options.current : undefined;
+  const full = onDemand ? () => onDemand.full() : async () => options.current as RankQuery["current"];
+  // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks:
+  // listed from the toplevel alone, so an empty store with none asks git no more than that.
+  const managed = options.boundaries.every((b) => b.managed);
+  let current = files.length > 0 ? await full() : undefined;
+  const toplevel = managed ? (current ? current.toplevel : onDemand ? await onDemand.toplevel() : (await full()).toplevel) : undefined;
+  const kernels = toplevel ? kernelFiles(toplevel) : [];
+  if (files.length === 0 && kernels.length === 0) return emptyResult(options, { boundaries, skipped, notIndexed, truncated, warnings });
+  current ??= await full();
+  let kernelCount = 0;
   const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
   const shortlist = new Shortlist(options.limit, ranker.compare);
-  // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks.
-  if (options.boundaries.every((b) => b.managed) && current.toplevel) {
-    for (const kernel of kernelCandidates(current)) {
-      boundaries.push(kernel.dir);
-      const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
-      if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
-      shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
-      kernelFiles++;
-    }
+  for (const kernel of indexKernelFiles(kernels, current)) {
+    boundaries.push(kernel.dir);
+    const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
+    if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
+    shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
+    kernelCount++;
   }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
   for (const file of files) {
@@ -120,8 +138,24 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
     candidates,
     selected: null,
-    searched: { files: files.length + kernelFiles, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
+    searched: { files: files.length + kernelCount, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
     warnings,
+  };
+}
+
+function isOnDemand(current: DiscoverOptions["current"]): current is CheckoutOnDemand {
+  return typeof (current as Partial<CheckoutOnDemand>).full === "function";
+}
+
+/** The result when nothing was found to rank (what an empty store answers). */
+function emptyResult(options: DiscoverOptions, found: Pick<ReturnType<typeof enumerateBoundaries>, "boundaries" | "skipped" | "notIndexed" | "truncated"> & { warnings: string[] }): DiscoveryResult {
+  return {
+    boundary: found.boundaries,
+    filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
+    candidates: [],
+    selected: null,
+    searched: { files: 0, relevant: 0, truncated: found.truncated, skipped: found.skipped, not_indexed: found.notIndexed },
+    warnings: found.warnings,
   };
 }
 
@@ -181,6 +215,20 @@ function mtimeOf(meta: CandidateMeta): number {
 
 /** Where kernel's `latest` looks: `_meta/checkpoints` and `_meta/handoffs` of the repository. */
 export const KERNEL_DIRS = ["_meta/checkpoints", "_meta/handoffs"] as const;
+/**
+ * Whether a repository at `cwd` could have kernel folders: one of `cwd` and its ancestors holds
+ * `_meta/checkpoints` or `_meta/handoffs` (the toplevel of a checkout `cwd` is in is one of them).
+ * When none does, discovery of an empty store needs no git at all. GIT_DIR or GIT_WORK_TREE can
+ * put the toplevel elsewhere: then only git can say.
+ */
+export function kernelFoldersMayExist(cwd: string, env: Env): boolean {
+  if (env.GIT_DIR !== undefined || env.GIT_WORK_TREE !== undefined) return true;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (KERNEL_DIRS.some((rel) => lstatSync(join(dir, rel), { throwIfNoEntry: false })?.isDirectory())) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 /** A manifest is small; a larger .json there is not one. */
 const KERNEL_FILE_LIMIT = 1024 * 1024;
 
@@ -193,11 +241,11 @@ interface KernelCandidate {
   reason?: string;
 }
 
-/** The .json files (not dot-files, regular files only, no symlinks) of the repository's kernel folders, indexed from their JSON. */
-function kernelCandidates(current: RankQuery["current"]): KernelCandidate[] {
-  const out: KernelCandidate[] = [];
+/** The .json files (not dot-files, regular files only, no symlinks) of the repository's kernel folders. */
+function kernelFiles(toplevel: string): Omit<KernelCandidate, "frontmatter" | "reason">[] {
+  const out: Omit<KernelCandidate, "frontmatter" | "reason">[] = [];
   for (const rel of KERNEL_DIRS) {
-    const dir = join(current.toplevel!, rel);
+    const dir = join(toplevel, rel);
     let names: string[];
     try {
       if (!lstatSync(dir).isDirectory()) continue;
@@ -210,19 +258,26 @@ function kernelCandidates(current: RankQuery["current"]): KernelCandidate[] {
       const path = join(dir, fileName);
       const stats = lstatSync(path, { throwIfNoEntry: false });
       if (!stats?.isFile()) continue;
-      const candidate: KernelCandidate = { dir, path, fileName, mtimeMs: stats.mtimeMs };
-      try {
-        const bytes = readRegularFile(path, KERNEL_FILE_LIMIT, { what: "a kernel manifest", noFollow: true });
-        const index = bytes === "too_large" ? { ok: false as const, reason: "larger than 1 MiB" } : kernelIndex(new TextDecoder().decode(bytes), { ...(current.repository ? { repository: current.repository } : {}), ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}), cwd: current.toplevel! });
-        if (index.ok) candidate.frontmatter = index.frontmatter;
-        else candidate.reason = index.reason;
-      } catch {
-        candidate.reason = "unreadable";
-      }
-      out.push(candidate);
+      out.push({ dir, path, fileName, mtimeMs: stats.mtimeMs });
     }
   }
   return out;
+}
+
+/** Each kernel file indexed from its JSON, against the current checkout. */
+function indexKernelFiles(files: Omit<KernelCandidate, "frontmatter" | "reason">[], current: RankQuery["current"]): KernelCandidate[] {
+  return files.map((file) => {
+    const candidate: KernelCandidate = { ...file };
+    try {
+      const bytes = readRegularFile(file.path, KERNEL_FILE_LIMIT, { what: "a kernel manifest", noFollow: true });
+      const index = bytes === "too_large" ? { ok: false as const, reason: "larger than 1 MiB" } : kernelIndex(new TextDecoder().decode(bytes), { ...(current.repository ? { repository: current.repository } : {}), ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}), cwd: current.toplevel! });
+      if (index.ok) candidate.frontmatter = index.frontmatter;
+      else candidate.reason = index.reason;
+    } catch {
+      candidate.reason = "unreadable";
+    }
+    return candidate;
+  });
 }
 
 interface Extra {

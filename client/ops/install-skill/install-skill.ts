@@ -47,7 +47,7 @@ export function defaultSkillsDir(agent: AgentName, env: Env, home: string): stri
 
 /**
  * The shipped skill folder: the first `skills/handoff/SKILL.md` walking up from this module (the
- * bundle sits in dist/ or dist/chunks/, the source in client/agent/).
+ * bundle sits in dist/commands/, the source in client/agent/).
  */
 export function shippedSkillDir(from: string = fileURLToPath(import.meta.url)): string {
   let dir = dirname(from);
