@@ -13,6 +13,7 @@ export function formatPublishReport(result: PublishResult, options: { closing?: 
     `  expires: ${result.expires_at} (in ${formatDuration(left)})`,
     `  views: ${result.max_views === null ? "unlimited until expiry" : `${result.max_views} allowed`}`,
     `  scope: ${result.scope === "team" ? "team (only your team's tokens can read it)" : "link (anyone holding the URL)"}`,
+    ...(result.passphrase ? ["  passphrase: required (PBKDF2-SHA-256 mixed into the key and the read token; the link alone opens nothing)"] : []),
     `  revoke: ${result.revoke_command}`,
     ...redactionLines(result.redaction),
     "",

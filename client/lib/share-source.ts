@@ -1,10 +1,20 @@
 import { openHandoff } from "../../shared/crypto/envelope.js";
+import { derivePassphraseKey } from "../../shared/crypto/passphrase.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/api/share-url.js";
 import type { BoundToken } from "./config.js";
 import type { RunContext } from "./run-context.js";
 import { fetchCiphertext, fetchMeta } from "./server-api.js";
+
+/**
+ * A passphrase link's passphrase: `given` (read before the fetch), else `ask`, which a front end
+ * with a terminal provides (the run context has no stdin); without either, the error says how.
+ */
+export interface PassphraseSource {
+  given?: string;
+  ask?: () => Promise<string>;
+}
 
 /**
  * Share links (`<server>/h/<id>#<key>`): fetched (one view), decrypted and verified here; the
@@ -14,7 +24,7 @@ import { fetchCiphertext, fetchMeta } from "./server-api.js";
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -29,13 +39,33 @@ export async function readShareUrl(url: string, ctx: RunContext): Promise<{ plai
     });
   }
   const teamToken = await teamTokenFor(server, ctx);
-  const readToken = await deriveReadToken(key);
-  const fetched = await ctx.progress(
-    `reading ${server}/h/${id} (waiting for the server)...`,
-    withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, ctx.http())),
-  );
-  const { plaintext } = await openHandoff(fetched.bytes, key);
-  return { plaintext, views_left: fetched.views_left };
+  const read = async (passphrase: string | undefined) => {
+    const passKey = passphrase === undefined ? undefined : await derivePassphraseKey(key, passphrase);
+    const readToken = await deriveReadToken(key, passKey);
+    const fetched = await ctx.progress(
+      `reading ${server}/h/${id} (waiting for the server)...`,
+      withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, ctx.http())),
+    );
+    return { plaintext: (await openHandoff(fetched.bytes, key, passKey)).plaintext, views_left: fetched.views_left };
+  };
+  try {
+    return await read(passphrase.given);
+  } catch (error) {
+    // The server refused the read token of a passphrase link: no view was spent. Given none, ask
+    // on a terminal and try once more; otherwise say which it was.
+    if (!isHandoffError(error) || error.reason !== "decrypt_failed" || error.details?.passphrase !== true) throw error;
+    if (passphrase.given !== undefined) {
+      throw new HandoffError("decrypt_failed", "wrong passphrase: the server refused the read token it gives (422); no view was spent", { hint: "check the passphrase with the sender", details: { passphrase: true }, cause: error });
+    }
+    if (passphrase.ask === undefined) {
+      throw new HandoffError("decrypt_failed", "this share link needs a passphrase; no view was spent", {
+        hint: "pass --passphrase and give it on stdin (printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase), or run it on a terminal to be asked",
+        details: { passphrase: true },
+        cause: error,
+      });
+    }
+    return readShareUrl(url, ctx, { given: await passphrase.ask() });
+  }
 }
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */

@@ -131,9 +131,15 @@ export const TOOLS = [
       keywords: z.array(z.string()).max(MAX_KEYWORDS).optional(),
       folder: z.string().optional().describe("Search this folder instead of the managed store"),
       limit: z.int().min(1).max(100).optional(),
+      team: z.boolean().optional().describe("Search your team's inbox on the server instead (titles from cards sealed with your team key; no view spent); resume one with orient on 'team:<id>'"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
+      if (args.team) {
+        if (args.folder !== undefined) throw new HandoffError("usage", "team searches the team inbox: it goes without folder");
+        const { discoverTeam } = await import("../ops/orient/team-source.js");
+        return { result: asRecord(await discoverTeam({ keywords: args.keywords ?? [], limit: args.limit ?? 5 }, ctx)), derived: true };
+      }
       const { discoverShortlist } = await import("../ops/discover/shortlist.js");
       const result = await discoverShortlist(
         { ...(args.folder === undefined ? {} : { boundary: gatePath(args.folder, "read", ctx, "folder") }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },

@@ -10,7 +10,14 @@ export const publishSpec = defineCommand({
 reaches the server), send the ciphertext, and print an access-limited share URL. Secrets are
 redacted again before anything is sent; if scanning fails, nothing is sent. The local file is
 never changed or deleted, whatever happens.`,
-  flags: { ...PUBLISH_FLAGS, "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
-  exits: { 0: "published", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
+  flags: {
+    ...PUBLISH_FLAGS,
+    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
+    passphrase: {
+      type: "boolean",
+      description: "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Send it apart from the link.",
+    },
+  },
+  exits: { 0: "published", 1: "empty passphrase, or the two typed differ", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
   notes: SERVER_ENV,
 });

@@ -20,7 +20,15 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
       conflicts: ["in"],
       description: "Read one share URL from stdin instead of the command line, so its #key never shows in the process list (ps): printf '%s' \"$URL\" | handoff resume --url-stdin. Works with --peek.",
     },
-    peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left) without spending a view." },
+    peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left, whether it needs a passphrase) without spending a view." },
+    passphrase: {
+      type: "boolean",
+      description: "With a share URL that needs one: read its passphrase from stdin (never argv). On a terminal it is asked for when the server says so.",
+    },
+    team: {
+      type: "boolean",
+      description: "Search your team's inbox on the server instead (titles from each entry's card, opened with your team key; no view spent); --team ID resumes that entry without its link.",
+    },
   },
   exits: { 0: "shortlist or orientation", 1: "nothing matched, source insufficient, or hard divergence", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
 });

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { basename } from "node:path";
 import type { Scope } from "../../../shared/api/limits.js";
 import { shellQuote } from "../../../shared/ce/resume-command.js";
@@ -16,6 +17,11 @@ import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../../shared/document
 import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { PROPOSED_ID_HEADER } from "../../../shared/api/team.js";
+import { sealTeamCard } from "../../../shared/crypto/team-card.js";
+import { cardFromDocument } from "../../../shared/team/card-from-document.js";
+import { newHandoffId } from "../../../shared/ids/tokens.js";
+import { loadTeamRing } from "../../lib/team-ring.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -31,6 +37,8 @@ export interface PublishFileOptions {
   server?: string;
   redact: boolean;
   now?: () => Date;
+  /** A passphrase readers need as well as the link (envelope v2). */
+  passphrase?: string;
 }
 
 export interface PublishResult {
@@ -40,6 +48,8 @@ export interface PublishResult {
   expires_at: string;
   max_views: number | null;
   scope: Scope;
+  /** Reading needs a passphrase as well as the link. */
+  passphrase: boolean;
   warnings: string[];
   resume_command: string;
   revoke_command: string;
@@ -87,13 +97,22 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
   // time stands in, and the document keeps its own value inside.
   const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
-  const { ciphertext, key } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt });
-  // The server stores the read token's hash, so the id alone never opens (or spends) the link.
-  const readToken = await deriveReadToken(key);
+  const { ciphertext, key, passKey } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt }, options.passphrase === undefined ? {} : { passphrase: options.passphrase });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link;
+  // with a passphrase, neither does the link alone.
+  const readToken = await deriveReadToken(key, passKey);
+  const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
+  if (team?.warning) config.warnings.push(team.warning);
 
   let published;
   try {
-    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call });
+    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, passphrase: passKey !== undefined, ...(token ? { token } : {}), ...call };
+    const send = async () => {
+      const sealed = await team?.seal();
+      return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
+    };
+    // A drawn id that is taken (128 random bits: a broken RNG, or a replay) is drawn again, once.
+    const sending = send().catch((error) => (isHandoffError(error) && error.details?.option === PROPOSED_ID_HEADER ? send() : Promise.reject(error)));
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
@@ -130,6 +149,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
   }
   warnings.push(...SHARE_WARNINGS);
+  if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
   return {
     path: options.path,
     url,
@@ -137,11 +157,51 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     expires_at: published.expires_at,
     max_views: published.max_views,
     scope: published.scope,
+    passphrase: passKey !== undefined,
     warnings,
     resume_command: `handoff resume ${shellQuote(url)}`,
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
   };
+}
+
+/**
+ * What a team publish seals for teammates: a card from the (redacted) document and the share
+ * key, bound to an id drawn here. Without a team key for this server the entry is published
+ * without a card (teammates see it listed, untitled) and a warning says how to get one.
+ */
+async function teamCardFor(server: string, deps: PublishDeps, input: { text: string; createdAt: string; shareKey: string }) {
+  const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
+  const current = ring.keys[0];
+  if (current === undefined) {
+    return { warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`, seal: async () => undefined };
+  }
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
+  return {
+    warning: undefined,
+    seal: async () => {
+      const id = newHandoffId();
+      try {
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card }, current) };
+      } catch (error) {
+        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
+        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
+        const { summary: _summary, keywords: _keywords, ...small } = card;
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card: small }, current) };
+      }
+    },
+  };
+}
+
+/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
+function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
+  const named = env.HANDOFF_PUBLISHER?.trim();
+  if (named) return named;
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME;
+  }
 }
 
 /** Where the document goes and with which token; a missing server or team token stops here. */
@@ -198,5 +258,6 @@ function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expires
   if (options.maxViews !== null) parts.push("--max-views", String(options.maxViews));
   if (options.scope !== "link") parts.push("--scope", options.scope);
   if (!options.redact) parts.push("--no-redact");
+  if (options.passphrase !== undefined) parts.push("--passphrase");
   return parts.join(" ");
 }
