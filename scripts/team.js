@@ -72,6 +72,10 @@ function printIssued(issued, asJson) {
   if (asJson) return console.log(JSON.stringify(issued, null, 2));
   console.error(issued.team ? `New token for team '${issued.team}' (shown once; the server keeps only its hash):` : "New publish token (shown once; the server keeps only its hash):");
   if (issued.id) console.error(`Its id, to revoke it later: ${issued.id}`);
+  if (issued.team) {
+    // A token alone gives a member no team key: it travels to them inside an invite.
+    console.error("Give it to one member inside an invite (never on a command line): printf '%s' '<token>' | handoff team invite [--new-key for the team's first]; they run 'handoff team join' (docs/cli.md).");
+  }
   console.log(issued.token);
 }
 

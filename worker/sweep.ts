@@ -1,7 +1,7 @@
 import type { Bindings } from "./bindings.js";
 import { RECLAIM_GRACE_MS } from "./durable/access-state.js";
 import { deleteBody } from "./storage/bodies-r2.js";
-import { accessFor } from "./storage/durable-objects.js";
+import { accessFor, teamFor } from "./storage/durable-objects.js";
 import { listDueMarkers } from "./storage/expiry-index.js";
 import { deleteTeamEntry } from "./storage/meta-kv.js";
 
@@ -38,7 +38,7 @@ export async function sweepExpired(env: Bindings, now: number): Promise<SweepRes
     // The object is gone but its marker is not: remove what it may have left, then the marker.
     orphans++;
     await deleteBody(env.BODIES, marker.id);
-    if (marker.team !== null) await deleteTeamEntry(env.META, marker.team, marker.id);
+    if (marker.team !== null) await Promise.all([deleteTeamEntry(env.META, marker.team, marker.id), teamFor(env, marker.team).dropCard(marker.id)]);
     await env.BODIES.delete(marker.key);
   }
   if (due.length > 0) console.log(`sweep: ${due.length} overdue handoffs, ${reclaimed} reclaimed, ${orphans} orphaned markers removed`);

@@ -1,6 +1,7 @@
-import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema } from "../../shared/api/handoff.js";
+import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema, type ViewLog, viewLogSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
-import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
+import { PASSPHRASE_HEADER, READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/api/share-url.js";
 import type { BoundToken } from "./config.js";
@@ -30,6 +31,12 @@ export interface PublishRequest extends CallOptions {
   readToken: string;
   /** Publish or team token, bound to its server; none for an anonymous-publishing (local) server. */
   token?: BoundToken;
+  /** The id the client drew, when a sealed team card names it. */
+  proposedId?: string;
+  /** A team publish's sealed card (`sealTeamCard`): stored opaquely with the team entry. */
+  teamCard?: string;
+  /** The link has a passphrase (envelope v2): the server says so when a read token does not match. */
+  passphrase?: boolean;
 }
 
 /** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
@@ -58,6 +65,9 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   if (request.maxViews !== null) query.set("max_views", String(request.maxViews));
   const headers: Record<string, string> = { "content-type": "application/octet-stream", [READ_TOKEN_HEADER]: request.readToken };
   Object.assign(headers, auth(server, request.token));
+  if (request.proposedId !== undefined) headers[PROPOSED_ID_HEADER] = request.proposedId;
+  if (request.teamCard !== undefined) headers[TEAM_CARD_HEADER] = request.teamCard;
+  if (request.passphrase) headers[PASSPHRASE_HEADER] = "v2";
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");
@@ -80,6 +90,13 @@ export async function fetchMeta(server: string, id: string, teamToken?: BoundTok
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/meta`, { headers: auth(server, teamToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 200) throw readError(errorFromResponse(response, "the share link's metadata cannot be read"));
   return parseJsonBody(response, handoffMetaSchema, "metadata");
+}
+
+/** The owner's view of a link: its state, views used and left, and when each view happened. Counts nothing. */
+export async function fetchViewLog(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<ViewLog> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/views`, { headers: auth(server, ownerToken), timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+  if (response.status !== 200) throw errorFromResponse(response, `the view log of ${id} cannot be read`);
+  return parseJsonBody(response, viewLogSchema, "view log");
 }
 
 export async function revokeOnServer(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<void> {

@@ -48,6 +48,8 @@ export function gatePath(path: string, access: Access, io: Where, what: string):
 /** orient's source: a URL as given (the user passes share links), else a file gated for reading. */
 export function gateSource(source: string, io: Where): string {
   if (/^https?:\/\//i.test(source)) return source;
+  // A team entry (`team:<id>` from discover with team) is read from the server, not the disk.
+  if (/^team:[A-Za-z0-9_-]{22}$/.test(source)) return source;
   gatePath(source, "read", io, "source");
   return source;
 }

@@ -48,7 +48,9 @@ const WITH_CHANGES = z
 
 const publishOptions = {
   expires: z.string().optional().describe("How long the link lives: 30m, 12h, 7d (server default 7d)"),
-  max_views: z.int().min(1).max(MAX_VIEWS_LIMIT).optional().describe(`Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry)`),
+  // The range is stated, not enforced by the schema: the core checks it, so an agent gets Handoff's
+  // error (code, and a hint naming the bound it missed in argument words) instead of the SDK's.
+  max_views: z.int().optional().describe(`Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry)`),
   scope: z.enum(["link", "team"]).optional().describe("link: anyone with the URL; team: your team's tokens only"),
   server: z.string().optional().describe("Publishing server (else HANDOFF_SERVER or the config file)"),
 };
@@ -140,9 +142,15 @@ export const TOOLS = [
       keywords: z.array(z.string()).max(MAX_KEYWORDS).optional(),
       folder: z.string().optional().describe("Search this folder instead of the managed store"),
       limit: z.int().min(1).max(100).optional(),
+      team: z.boolean().optional().describe("Search your team's inbox on the server instead (titles from cards sealed with your team key; no view spent); resume one with orient on 'team:<id>'"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
+      if (args.team) {
+        if (args.folder !== undefined) throw new HandoffError("usage", "team searches the team inbox: it goes without folder");
+        const { discoverTeam } = await import("../ops/orient/team-source.js");
+        return { result: asRecord(await discoverTeam({ keywords: args.keywords ?? [], limit: args.limit ?? 5 }, ctx)), derived: true };
+      }
       const { discoverShortlist } = await import("../ops/discover/shortlist.js");
       const result = await discoverShortlist(
         { ...(args.folder === undefined ? {} : { boundary: gatePath(args.folder, "read", ctx, "folder") }), keywords: args.keywords ?? [], limit: args.limit ?? 5, maxCandidates: 1000 },

@@ -153,8 +153,11 @@ export function parseJsonBody<T>(response: HttpResponse, schema: SafeParser<T>, 
 export function errorFromResponse(response: HttpResponse, what: string): HandoffError {
   let code: string | undefined;
   let message: string | undefined;
+  let passphrase = false;
   try {
-    const body = JSON.parse(new TextDecoder().decode(response.bytes)) as { error?: { code?: unknown; message?: unknown } };
+    const body = JSON.parse(new TextDecoder().decode(response.bytes)) as { error?: { code?: unknown; message?: unknown; details?: { passphrase?: unknown } } };
+    // The one detail taken from the server's words: a passphrase link asks for its passphrase.
+    passphrase = body.error?.details?.passphrase === true;
     if (typeof body.error?.code === "string") code = body.error.code;
     // Another server's words: kept short and escaped, so a hostile answer cannot drive the
     // terminal (ESC ]0; retitles it, ESC [2J clears it) or forge lines of our output.
@@ -168,6 +171,7 @@ export function errorFromResponse(response: HttpResponse, what: string): Handoff
   const text = message ?? statusText(response.status);
   const details: Record<string, unknown> = { status: response.status };
   if (retryAfter) details.retry_after = retryAfter;
+  if (passphrase) details.passphrase = true;
   return new HandoffError(reason, `${what}: ${text}`, { details });
 }
 

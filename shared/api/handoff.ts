@@ -1,5 +1,6 @@
 /** Response bodies about published handoffs: `/meta` and the team listing. */
 import * as z from "zod/mini";
+import { MAX_TEAM_CARD_CHARS } from "../document/size-limits.js";
 import { MAX_VIEWS_LIMIT, SCOPES } from "./publish.js";
 
 /** `GET /v1/handoffs/:id/meta`: what a reader may know before spending a view. */
@@ -14,6 +15,8 @@ export const handoffMetaSchema = z.strictObject({
   views_used: z.int().check(z.minimum(0)),
   /** null: unlimited until expiry. */
   views_left: z.nullable(z.int().check(z.minimum(0))),
+  /** Present, and true, only when reading the link needs a passphrase too. */
+  passphrase: z.optional(z.literal(true)),
 });
 export type HandoffMeta = z.infer<typeof handoffMetaSchema>;
 
@@ -25,6 +28,12 @@ export const teamHandoffSchema = z.strictObject({
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
   max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  /**
+   * The entry's sealed card (`htc1.<key id>.<base64url>`, opaque to the server; docs/storage.md,
+   * "The team card"), null for an entry published without one (before team keys, or by a member
+   * without the key).
+   */
+  card: z.nullable(z.string().check(z.maxLength(MAX_TEAM_CARD_CHARS))),
 });
 export type TeamHandoff = z.infer<typeof teamHandoffSchema>;
 
@@ -34,6 +43,26 @@ export const teamListingSchema = z.strictObject({
   handoffs: z.array(teamHandoffSchema),
 });
 export type TeamListing = z.infer<typeof teamListingSchema>;
+
+/** A link's state as its owner sees it (`GET /v1/handoffs/:id/views`). */
+export const LINK_STATES = ["active", "revoked", "expired", "exhausted"] as const;
+
+/**
+ * `GET /v1/handoffs/:id/views` with the owner token: the link's state, views used and left, and
+ * when each counted view happened (to the minute, oldest first, the last 20). Nothing about who read.
+ */
+export const viewLogSchema = z.strictObject({
+  id: z.string(),
+  state: z.enum(LINK_STATES),
+  views_used: z.int().check(z.minimum(0)),
+  max_views: z.nullable(z.int().check(z.minimum(1), z.maximum(MAX_VIEWS_LIMIT))),
+  /** null: unlimited until expiry. */
+  views_left: z.nullable(z.int().check(z.minimum(0))),
+  expires_at: z.iso.datetime(),
+  revoked_at: z.nullable(z.iso.datetime()),
+  view_times: z.array(z.iso.datetime()).check(z.maxLength(20)),
+});
+export type ViewLog = z.infer<typeof viewLogSchema>;
 
 /** `GET /healthz`. */
 export const healthSchema = z.strictObject({ ok: z.literal(true) });

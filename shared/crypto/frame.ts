@@ -34,7 +34,9 @@ export const SealMetaSchema = z.object({
    * The payload format when it is not 1 (the body alone): 2 carries the document and a changes
    * bundle after a short body that tells an older reader to upgrade (shared/crypto/payload.ts).
    */
-  payload: z.optional(z.literal(2, "payload must be 2 when present")),
+  // Any later format number is let through here so that readPayload can say "unsupported payload
+  // format N: upgrade" instead of calling a newer writer's envelope malformed.
+  payload: z.optional(z.int("payload must be a whole number").check(z.minimum(2, "payload must be 2 or more when present"))),
   /** With payload 2: how many bytes after the body hold it (the rest is padding). */
   payload_length: z.optional(z.int("payload_length must be a whole number").check(z.minimum(0, "payload_length must not be negative"))),
 });

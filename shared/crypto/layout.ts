@@ -8,6 +8,11 @@ export const IV_BYTES = 12;
 export const TAG_BYTES = 16;
 /** magic (4) + version (1) + salt (16) + iv (12): authenticated as AAD, sent in the clear. */
 export const HEADER_BYTES = MAGIC.length + 1 + SALT_BYTES + IV_BYTES;
+/**
+ * Envelope v2 (a passphrase link) adds the KDF: id (1) + iterations (4, big-endian) + PBKDF2 salt
+ * (16). The largest header of any version, so size limits assume it.
+ */
+export const HEADER_V2_BYTES = HEADER_BYTES + 1 + 4 + 16;
 
 /** Longest metadata JSON a reader accepts; real metadata is ~150 bytes. */
 export const MAX_META_BYTES = 4096;

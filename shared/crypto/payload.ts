@@ -25,7 +25,7 @@ same link. Reading it here used one of the link's views.
  * @example
  * ```ts
  * const framed = withChanges(documentBytes, changesBytes);
- * await sealHandoff(framed.body, { ...meta, ...framed.meta }, framed.trailing);
+ * await sealHandoff(framed.body, { ...meta, ...framed.meta }, { trailing: framed.trailing });
  * ```
  */
 export function withChanges(document: Uint8Array, changes: Uint8Array): { body: Uint8Array; trailing: Uint8Array; meta: Pick<EnvelopeMeta, "payload" | "payload_length"> } {
@@ -47,6 +47,14 @@ export function withChanges(document: Uint8Array, changes: Uint8Array): { body: 
  */
 export function readPayload(opened: { plaintext: Uint8Array; meta: EnvelopeMeta; payload: Uint8Array }): Result<{ document: Uint8Array; changes?: Uint8Array }> {
   if (opened.meta.payload === undefined) return ok({ document: opened.plaintext });
+  if (opened.meta.payload !== PAYLOAD_WITH_CHANGES) {
+    return err(
+      new HandoffError("decrypt_failed", `unsupported payload format ${opened.meta.payload}: this client reads payload formats 1 and ${PAYLOAD_WITH_CHANGES}`, {
+        hint: "upgrade the handoff CLI to one that reads this format; the link was read (one view), so ask the sender for a new one if none is left",
+        details: { payload: opened.meta.payload },
+      }),
+    );
+  }
   const bytes = opened.payload;
   if (bytes.length < 4) return malformed("no document length");
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);

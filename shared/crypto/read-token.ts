@@ -1,5 +1,6 @@
 import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { parseShareKey } from "./key.js";
+import { mixedSecret } from "./passphrase.js";
 
 // Proof of the share key without the key: a value derived from the link secret that the server
 // can check (it stores only its SHA-256) but cannot turn back into the secret or the AES key.
@@ -8,6 +9,12 @@ import { parseShareKey } from "./key.js";
 
 /** The request header that carries the read token, on publish (to register it) and on a body read. */
 export const READ_TOKEN_HEADER = "Handoff-Read-Token";
+
+/**
+ * The request header of a publish whose link has a passphrase (envelope v2): value `v2`. The
+ * server then answers a read token that does not match with "needs its passphrase" (docs/api.md).
+ */
+export const PASSPHRASE_HEADER = "Handoff-Passphrase";
 
 /** 32 bytes of HKDF output, base64url: 43 characters. */
 export const READ_TOKEN_LENGTH = 43;
@@ -18,6 +25,8 @@ export const READ_TOKEN_LENGTH = 43;
  * gets a new label.
  */
 const READ_TOKEN_INFO = new TextEncoder().encode("handoff read token v1");
+/** A passphrase link's token (envelope v2): the passphrase key is mixed in, under its own label. */
+const READ_TOKEN_V2_INFO = new TextEncoder().encode("handoff read token v2 passphrase");
 
 /**
  * The read token of a share key: HKDF-SHA-256(secret, empty salt, "handoff read token v1"),
@@ -29,13 +38,16 @@ const READ_TOKEN_INFO = new TextEncoder().encode("handoff read token v1");
  * const headers = { "Handoff-Read-Token": await deriveReadToken(parsed.key) };
  * ```
  */
-export async function deriveReadToken(key: string): Promise<string> {
+export async function deriveReadToken(key: string, passKey?: Uint8Array): Promise<string> {
   const secret = parseShareKey(key);
   if (!secret.ok) throw secret.error;
   // No salt: the token must be derivable before the envelope (which holds the salt) is fetched;
   // the secret is already 256 uniformly random bits, which is what HKDF's salt would supply.
-  const base = await crypto.subtle.importKey("raw", secret.value, "HKDF", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: READ_TOKEN_INFO }, base, 256);
+  // With a passphrase key (`derivePassphraseKey`) the input is secret || passKey: the link alone
+  // then yields a token the server refuses, so it cannot even fetch the ciphertext.
+  const base = await crypto.subtle.importKey("raw", mixedSecret(secret.value, passKey), "HKDF", false, ["deriveBits"]);
+  const info = passKey === undefined ? READ_TOKEN_INFO : READ_TOKEN_V2_INFO;
+  const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info }, base, 256);
   return encodeBase64Url(new Uint8Array(bits));
 }
 

@@ -8,7 +8,7 @@ import { isHandoffId } from "../ids/handoff-id.js";
  */
 
 /** The current version of the config file's shape (docs/storage.md, "Local files around publishing"). */
-export const CONFIG_VERSION = 2;
+export const CONFIG_VERSION = 3;
 
 /**
  * The schemas, built on first use: every command's start-up reads the config module, and only one
@@ -36,10 +36,24 @@ function buildSchemas() {
     team_token: TokenSchema.optional(),
   });
 
-  /** The credentials for one server: each is sent to that server only. */
+  /**
+   * One key of a team key ring (docs/storage.md, "The team key and its ring"). The shape is checked
+   * here; that the id is the one derived from the key is checked when the ring is loaded (it takes
+   * WebCrypto, which is asynchronous).
+   */
+  const TeamKeyEntrySchema = z.strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_-]{12}$/, "must be a 12-character key id"),
+    key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit team key)"),
+    /** When this machine added it (joined, or rotated to it). */
+    added_at: z.iso.datetime({ offset: true }),
+  });
+
+  /** The credentials for one server: each is sent to that server only; team keys are never sent. */
   const ServerCredentialsSchema = z.strictObject({
     token: TokenSchema.optional(),
     team_token: TokenSchema.optional(),
+    /** Config version 3: the team key ring, newest first (the first seals new team entries). */
+    team_keys: z.array(TeamKeyEntrySchema).max(32, "holds at most 32 keys").optional(),
   });
 
   /**
@@ -52,13 +66,19 @@ function buildSchemas() {
    *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
    * ```
    */
-  const ConfigFileV2Schema = z.strictObject({
-    version: z.literal(CONFIG_VERSION),
-    default_server: z.string().optional(),
-    servers: z.record(z.string(), ServerCredentialsSchema).default({}),
-    /** false turns off `handoff hook`'s automatic handoffs (HANDOFF_AUTO overrides it). */
-    auto_handoffs: z.boolean().optional(),
-  });
+  const ConfigFileV2Schema = z
+    .strictObject({
+      /** 2, or 3 (adds `team_keys`); this client writes 3. */
+      version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
+      default_server: z.string().optional(),
+      servers: z.record(z.string(), ServerCredentialsSchema).default({}),
+      /** false turns off `handoff hook`'s automatic handoffs (HANDOFF_AUTO overrides it). */
+      auto_handoffs: z.boolean().optional(),
+    })
+    .refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
+      message: `team_keys needs "version": ${CONFIG_VERSION}`,
+      path: ["version"],
+    });
 
   /** `$XDG_CONFIG_HOME/handoff/config.json`, either shape. Unknown keys are refused so a typo does not go unnoticed. */
   const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
@@ -86,9 +106,10 @@ function buildSchemas() {
     title: z.string().optional(),
     revoked_at: timestamp.optional(),
   });
-  return { TokenSchema, LegacyConfigFileSchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
+  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
 }
 
 export type ConfigFileV2 = z.infer<LocalFileSchemas["ConfigFileV2Schema"]>;
 export type ConfigFile = z.infer<LocalFileSchemas["ConfigFileSchema"]>;
+export type TeamKeyEntry = z.infer<LocalFileSchemas["TeamKeyEntrySchema"]>;
 export type PublishedRecord = z.infer<LocalFileSchemas["PublishedRecordSchema"]>;

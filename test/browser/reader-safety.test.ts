@@ -76,7 +76,8 @@ async function injected(page: Page): Promise<Record<string, number>> {
     scripts: await count("script"),
     styles: await count("style"),
     metas: await count("meta"),
-    hostile: await count("img, svg, iframe, base, details, object, embed, form, input, link, #document style, #document meta"),
+    // The page's own passphrase form (hidden unless the link needs one) is not the handoff's.
+    hostile: await count("img, svg, iframe, base, details, object, embed, form:not(#meta > form), input:not(#meta input), link, #document style, #document meta"),
     handlers: await count("[onerror], [onload], [ontoggle], [onmouseover], [onclick]"),
     unsafeLinks: await count("a[href]:not([href^='http://']):not([href^='https://'])"),
   };

@@ -32,6 +32,8 @@ export interface PublishOptions {
   fileName?: string;
   expires?: string;
   teamToken?: string;
+  /** Publish with `--passphrase`, given on stdin. */
+  passphrase?: string;
 }
 
 export interface Published {
@@ -74,8 +76,8 @@ export async function startReaderWorld(): Promise<ReaderWorld> {
   const url = server!.url;
   let files = 0;
   let teams = 0;
-  const cli = async (args: string[], extra: Record<string, string> = {}) => {
-    const run = await runCli([...args, "--json"], { cwd: work, env: { ...env, ...extra } });
+  const cli = async (args: string[], extra: Record<string, string> = {}, input?: string) => {
+    const run = await runCli([...args, "--json"], { cwd: work, env: { ...env, ...extra }, ...(input === undefined ? {} : { input }) });
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as unknown;
   };
@@ -94,8 +96,9 @@ export async function startReaderWorld(): Promise<ReaderWorld> {
       const args = ["publish", file, "--server", url, "--max-views", String(options.maxViews ?? 2), "--no-redact"];
       if (options.expires !== undefined) args.push("--expires", options.expires);
       if (options.teamToken !== undefined) args.push("--scope", "team");
+      if (options.passphrase !== undefined) args.push("--passphrase");
       // An environment token is bound to HANDOFF_SERVER and applies only with it (docs/cli.md).
-      const published = (await cli(args, options.teamToken === undefined ? {} : { HANDOFF_SERVER: url, HANDOFF_TEAM_TOKEN: options.teamToken })) as { url: string; id: string };
+      const published = (await cli(args, options.teamToken === undefined ? {} : { HANDOFF_SERVER: url, HANDOFF_TEAM_TOKEN: options.teamToken }, options.passphrase)) as { url: string; id: string };
       return { url: published.url, id: published.id, fileName: basename(file), bytes: readFileSync(file) };
     },
     async teamToken() {

@@ -80,7 +80,7 @@ describe("handoff context runs nothing the repository configures", () => {
 
   it("create, create --format kernel, checkpoint and resume leave every configured command unrun too", async () => {
     const store = { ...env, HANDOFF_ROOT: join(base, "store") };
-    const created = await runCli(["create", "--json"], { cwd: repo, env: store, input: "# Filters\n\nHalf done.\n" });
+    const created = await runCli(["create", "--json"], { cwd: repo, env: store, input: "# Filters\n\nCheck that git runs no filter.\n\n## Current state\n\nHalf done.\n" });
     expect(created.code, created.stderr).toBe(0);
     const partial = JSON.stringify({ identity: { name: "filters" }, objective: { goal: "check filters" } });
     const kernel = await runCli(["create", "--format", "kernel", "--to", join(base, "k.json"), "--json"], { cwd: repo, env: store, input: partial });

@@ -70,7 +70,7 @@ describe("resume without a source, as many git processes as it needs", () => {
   it("a store with a handoff: the whole identity, once", async () => {
     const box = sandbox();
     const repo = makeRepo(join(box.base, "app"));
-    await createHandoff(box, repo, "# Retry path\n\nDecided to keep it. Next: wire the backoff.\n", ["--keyword", "retry"]);
+    await createHandoff(box, repo, "# Retry path\n\nDecided to keep it.\n\n## Next steps\n\nWire the backoff.\n", ["--keyword", "retry"]);
     const git = countingGit(box);
     box.env = { ...box.env, ...git.env };
     const { code, result } = await resumeJson(box, ["retry"], repo);

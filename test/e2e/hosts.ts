@@ -1,9 +1,12 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import { join } from "node:path";
 import { type LocalServer, type LocalServerOptions, startLocalServer } from "../../scripts/local-server.js";
 import { git } from "../client/git-repo.js";
-import { type CliRun, runCli } from "../helpers/cli.js";
+import { type CliRun, ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
 
 /**
  * End-to-end harness: "hosts" are CLI users with their own HOME, TMPDIR, HANDOFF_ROOT and
@@ -175,4 +178,23 @@ export async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   return probe();
+}
+
+/**
+ * A deployment-like server for team tests: anonymous publishing off, an operator token, its state
+ * in `<base>/server-state`; `team(...args)` runs `npm run team -- <args> --json` against it.
+ */
+export async function startOperatorServer(base: string): Promise<{ server: LocalServer; team: (...args: string[]) => Promise<string> }> {
+  const adminToken = randomBytes(32).toString("base64url");
+  const envFile = join(base, "admin.env");
+  writeFileSync(envFile, `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
+  await ensureBuilt();
+  const server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
+  const team = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server.url, "--json"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken, ...runTmpdir(), ...runMarker() },
+    });
+    return stdout;
+  };
+  return { server, team };
 }

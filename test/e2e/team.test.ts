@@ -1,13 +1,8 @@
-import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
-import { ensureBuilt, repoRoot, runMarker, runTmpdir } from "../helpers/cli.js";
-import { type Host, json, makeHost, startServer } from "./hosts.js";
+import { type Host, json, makeHost, startOperatorServer } from "./hosts.js";
 
 // Team links: the operator creates teams with `npm run team` (scripts/team.js) against the test
 // server; only tokens of the publisher's team can read a team link.
@@ -22,31 +17,21 @@ The migration script runs on staging; production is untouched.
 `;
 
 let server: LocalServer | undefined;
+/** `npm run team -- <args> --json` against the test server: its stdout. */
+let teamScript: (...args: string[]) => Promise<string>;
 let base: string;
 let repo: string;
-const adminToken = randomBytes(32).toString("base64url");
 
 beforeAll(async () => {
   base = tempDir("handoff-e2e-team-");
-  const envFile = join(base, "admin.env");
-  writeFileSync(envFile, `ADMIN_TOKEN=${adminToken}\n`, { mode: 0o600 });
   // Anonymous publishing stays off here, as on a deployment: a team link needs its team token.
-  await ensureBuilt();
-  server = await startServer(join(base, "server-state"), { envFiles: [envFile], vars: { ALLOW_ANONYMOUS_PUBLISH: "false" } });
+  ({ server, team: teamScript } = await startOperatorServer(base));
   repo = makeRepo(join(base, "repo"), { "README.md": "# Billing\n" });
 });
 
 afterAll(async () => {
   await server?.stop();
 });
-
-/** `npm run team -- <args> --json` against the test server: its stdout. */
-async function teamScript(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(repoRoot, "scripts", "team.js"), ...args, "--server", server!.url, "--json"], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HANDOFF_ADMIN_TOKEN: adminToken, ...runTmpdir(), ...runMarker() },
-  });
-  return stdout;
-}
 
 /** `npm run team -- <args>`: the issued token. */
 async function team(...args: string[]): Promise<string> {

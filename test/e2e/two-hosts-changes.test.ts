@@ -98,6 +98,31 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
     for (const file of listFilesDeep(b.repo)) expect(readFileSync(file).includes(Buffer.from(githubToken))).toBe(false);
   });
 
+  it("a passphrase link (envelope v2) carries the bundle too: B gives URL and passphrase on stdin and applies it", async () => {
+    const { a, b } = pair();
+    dirtyA(a);
+    const local = json<{ path: string; changes: { path: string } }>(await a.run(["create", "--title", "Retry path", "--with-changes", "--json"], { input: BODY }));
+    const passphrase = "correct horse battery";
+    const run = await a.run(["publish", local.path, "--with-changes", "--passphrase", "--max-views", "5", "--json"], { input: passphrase });
+    expect(run.code, run.stderr).toBe(0);
+    const published = json<{ url: string; passphrase: boolean; changes: NonNullable<Resumed["changes"]> }>(run);
+    expect(published.passphrase).toBe(true);
+    expect(published.changes.untracked.map((u) => u.path)).toEqual(["notes/plan.txt"]);
+
+    // The link alone opens nothing, and spends no view.
+    const alone = await b.run(["resume", "--url-stdin"], { input: published.url });
+    expect(alone.code).toBe(3);
+    expect(alone.stderr).toMatch(/this share link needs a passphrase; no view was spent/);
+    expect(alone.stderr).toContain("handoff resume --url-stdin --passphrase");
+
+    const applied = await b.run(["resume", "--url-stdin", "--passphrase", "--apply-changes", "--json"], { input: `${published.url}\n${passphrase}\n` });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(json<Resumed & { views_left: number }>(applied)).toMatchObject({ changes_applied: { mode: "at_base", untracked: ["notes/plan.txt"] }, views_left: 4 });
+    const { "deploy.env": _secret, ...expected } = tree(a.repo);
+    // A's own handoff files live in A's store, outside the checkout; the trees compare as before.
+    expect(tree(b.repo)).toEqual(expected);
+  });
+
   it("onto a descendant of the recorded commit: a three-way apply", async () => {
     const { a, b } = pair();
     dirtyA(a);

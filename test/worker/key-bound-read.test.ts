@@ -94,10 +94,10 @@ describe("publishing registers the read token", () => {
     expect(body.error.details?.option).toBe("Handoff-Read-Token");
   });
 
-  it("stores only the token's SHA-256 (state v2), never the token", async () => {
+  it("stores only the token's SHA-256 (state v2 and later), never the token", async () => {
     const link = await publishSealed("");
     const state = await runInDurableObject(accessStub(link.id), async (_instance, ctx) => ctx.storage.kv.get<Record<string, unknown>>(ACCESS_STATE_KEY));
-    expect(state).toMatchObject({ v: 2, read_hash: await sha256Base64Url(link.readToken) });
+    expect(state).toMatchObject({ v: 3, read_hash: await sha256Base64Url(link.readToken) });
     expect(JSON.stringify(state)).not.toContain(link.readToken);
   });
 });

@@ -178,7 +178,12 @@ describe("the scheduled backstop", () => {
     // Touched: one listing of the index, then only the overdue ids (no live id appears anywhere).
     expect(ledger.counts.r2_class_a).toBe(1);
     expect(ledger.counts.kv_lists).toBe(0);
-    const reclaimCalls = ledger.touched.filter((t) => t.startsWith("do_requests "));
+    const reclaimCalls = ledger.touched.filter((t) => t.startsWith("do_requests access."));
+    // A reclaimed team entry's sealed card goes too: one call to its team's object, nothing else there.
+    const registryCalls = ledger.touched.filter((t) => t.startsWith("do_requests registry."));
+    expect(registryCalls).toContain("do_requests registry.dropCard(team:backstop)");
+    expect(registryCalls.every((t) => t.startsWith("do_requests registry.dropCard(team:"))).toBe(true);
+    expect(ledger.touched.filter((t) => t.startsWith("do_requests ") && !t.startsWith("do_requests access.") && !t.startsWith("do_requests registry."))).toEqual([]);
     expect(reclaimCalls.sort()).toEqual(dueIds.map((id) => `do_requests access.reclaim(${id})`).sort());
     const touchedText = ledger.touched.join("\n");
     for (const id of liveIds) expect(touchedText).not.toContain(id);

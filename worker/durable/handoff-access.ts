@@ -3,18 +3,22 @@ import { constantTimeEqual } from "../../shared/ids/tokens.js";
 import type { Bindings } from "../bindings.js";
 import { deleteBody } from "../storage/bodies-r2.js";
 import { deleteExpiryMarker } from "../storage/expiry-index.js";
+import { teamFor } from "../storage/durable-objects.js";
 import { deleteTeamEntry } from "../storage/meta-kv.js";
 import {
   ACCESS_STATE_KEY,
   type AccessDecision,
   type AccessInit,
   type AccessState,
+  decideOwnerView,
   decidePeek,
   decideRead,
   isSpent,
   LAST_VIEW_GRACE_MS,
   newAccessState,
+  type OwnerDecision,
   RECLAIM_GRACE_MS,
+  recordView,
 } from "./access-state.js";
 
 export type RevokeOutcome = { ok: true } | { ok: false; reason: "not_found" | "forbidden" };
@@ -59,7 +63,7 @@ export class HandoffAccess extends DurableObject<Bindings> {
     const state = this.state();
     const decision = decideRead(state, callerTeam, readHash, now);
     if (!decision.ok || !state) return decision;
-    const next = { ...state, views_used: state.views_used + 1 };
+    const next = recordView(state, now);
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, next);
     if (next.max_views !== null && next.views_used >= next.max_views) {
       await this.ctx.storage.setAlarm(Math.min(now + LAST_VIEW_GRACE_MS, next.expires_at));
@@ -74,6 +78,11 @@ export class HandoffAccess extends DurableObject<Bindings> {
 
   async peekAt(callerTeam: string | null, now: number): Promise<AccessDecision> {
     return decidePeek(this.state(), callerTeam, now);
+  }
+
+  /** The owner's view of the link: state, views and the view log (`GET /v1/handoffs/:id/views`). */
+  async ownerView(ownerHash: string): Promise<OwnerDecision> {
+    return decideOwnerView(this.state(), ownerHash, Date.now());
   }
 
   /** The owner ends the link: every later read is 410 `revoked`, and the body goes now. */
@@ -149,7 +158,7 @@ export class HandoffAccess extends DurableObject<Bindings> {
     const state = this.state();
     if (!state || state.purged_at !== null) return;
     await deleteBody(this.env.BODIES, state.id);
-    if (state.team !== null) await deleteTeamEntry(this.env.META, state.team, state.id);
+    if (state.team !== null) await Promise.all([deleteTeamEntry(this.env.META, state.team, state.id), teamFor(this.env, state.team).dropCard(state.id)]);
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, { ...this.state()!, purged_at: now });
     await this.ctx.storage.setAlarm(now + RECLAIM_GRACE_MS);
   }

@@ -9,7 +9,9 @@ import type { Bindings } from "../bindings.js";
  *   token at the object named by the token's own hash, so credential checks spread over as many
  *   objects as there are tokens, and each answer is strongly consistent: a token works the moment
  *   it is issued and is refused on the first request after it is revoked.
- * - `team:<name>`: one team, so a name is claimed once and its token count is exact.
+ * - `team:<name>`: one team, so a name is claimed once and its token count is exact; it also holds
+ *   the team's sealed cards (`card:<id>`, opaque: the server has no team key), so a listing gets
+ *   every card in one strongly consistent call.
  *
  * Operator listings do not ask these objects: they read the KV index (worker/storage/operator-index.ts).
  * Storage format v2 (docs/storage.md); v1 was one instance, `registry-v1`, that no path reads now.
@@ -18,6 +20,15 @@ import type { Bindings } from "../bindings.js";
 export const REGISTRY_RECORD_VERSION = 2;
 const CREDENTIAL_KEY = "cred";
 const TEAM_KEY = "team";
+const CARD_PREFIX = "card:";
+
+/** One team entry's sealed card (docs/storage.md, "The team card"); kept until the entry expires or is purged. */
+export interface CardRecord {
+  v: 1;
+  /** `htc1.<key id>.<base64url>`: sealed with the team key, which the server never has. */
+  card: string;
+  expires_at: number;
+}
 
 export interface CredentialRecord {
   v: typeof REGISTRY_RECORD_VERSION;
@@ -81,5 +92,28 @@ export class HandoffRegistry extends DurableObject<Bindings> {
     const next = { ...team, tokens: Math.max(0, team.tokens + delta) };
     this.kv.put<TeamRecord>(TEAM_KEY, next);
     return next;
+  }
+
+  /** Keeps the sealed card of the team entry `id` (written once, at publish). */
+  async putCard(id: string, card: string, expiresAt: number): Promise<void> {
+    this.kv.put<CardRecord>(`${CARD_PREFIX}${id}`, { v: 1, card, expires_at: expiresAt });
+  }
+
+  /**
+   * The sealed cards of the entries live at `now`, by id. Cards past their expiry are deleted in
+   * the same synchronous pass, so the object never holds more than the team's live entries.
+   */
+  async cards(now: number): Promise<Record<string, string>> {
+    const live: Record<string, string> = {};
+    for (const [key, record] of this.kv.list<CardRecord>({ prefix: CARD_PREFIX })) {
+      if (record.expires_at <= now) this.kv.delete(key);
+      else live[key.slice(CARD_PREFIX.length)] = record.card;
+    }
+    return live;
+  }
+
+  /** Forgets the card of `id` (its handoff was revoked, used up or reclaimed). */
+  async dropCard(id: string): Promise<void> {
+    this.kv.delete(`${CARD_PREFIX}${id}`);
   }
 }

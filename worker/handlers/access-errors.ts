@@ -23,6 +23,11 @@ export function accessDenied(decision: Denied): HandoffError {
       return new HandoffError("decrypt_failed", "the read token does not match this link's key: no view was spent", {
         hint: "check that the whole share link was copied, including everything after '#'",
       });
+    case "passphrase_mismatch":
+      return new HandoffError("decrypt_failed", "this share link needs its passphrase, and the read token does not match it (none was given, or a wrong one): no view was spent", {
+        hint: "the CLI asks for the passphrase at a prompt or reads it with --passphrase; the share page asks for it",
+        details: { passphrase: true },
+      });
     case "revoked":
       return new HandoffError("revoked", "this share link was revoked by its owner");
     case "expired":

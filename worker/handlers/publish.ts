@@ -1,13 +1,16 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
-import { READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
+import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
+import { PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
+import { sealedCardProblem } from "../../shared/crypto/team-card.js";
 import { HandoffError } from "../../shared/errors.js";
+import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import { newHandoffId, newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
 import { readBoundedBody } from "../http/body.js";
 import { putBody } from "../storage/bodies-r2.js";
-import { accessFor } from "../storage/durable-objects.js";
+import { accessFor, teamFor } from "../storage/durable-objects.js";
 import { putExpiryMarker } from "../storage/expiry-index.js";
 import { putTeamEntry } from "../storage/meta-kv.js";
 
@@ -41,6 +44,34 @@ async function readTokenHash(header: string | undefined): Promise<string> {
 }
 
 /**
+ * The sealed team card of a publish, checked for shape and size only (the server has no team key
+ * to open it): only a team-scope publish may carry one. A bad card stores nothing.
+ */
+function teamCardOf(header: string | undefined, scope: "link" | "team"): string | null {
+  if (header === undefined) return null;
+  if (scope !== "team") {
+    throw new HandoffError("invalid_option", `${TEAM_CARD_HEADER} goes with scope=team only`, { details: { option: TEAM_CARD_HEADER } });
+  }
+  const problem = sealedCardProblem(header);
+  if (problem !== undefined) throw new HandoffError("invalid_option", `${TEAM_CARD_HEADER}: ${problem}`, { hint: "update the handoff CLI; the format is in docs/storage.md (\"The team card\")", details: { option: TEAM_CARD_HEADER } });
+  return header;
+}
+
+/** The id a client chose (a sealed card names it), or undefined: the server draws one. */
+function proposedIdOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!isHandoffId(header)) throw new HandoffError("invalid_option", `${PROPOSED_ID_HEADER} must be 22 base64url characters (128 random bits)`, { details: { option: PROPOSED_ID_HEADER } });
+  return header;
+}
+
+/** Whether the link has a passphrase: `Handoff-Passphrase: v2` (the only scheme), absent for none. */
+function passphraseOf(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  if (header !== "v2") throw new HandoffError("invalid_option", `${PASSPHRASE_HEADER} must be 'v2' (PBKDF2-SHA-256, envelope v2)`, { details: { option: PASSPHRASE_HEADER } });
+  return true;
+}
+
+/**
  * `?max_views=1&max_views=1000` is ambiguous (the first value would win silently, the opposite of
  * what some proxies and frameworks do): a repeated option is refused, not guessed.
  */
@@ -63,6 +94,9 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const options = parsed.value;
   requireMayPublish(credential, config.allowAnonymousPublish, options.scope);
   const readHash = await readTokenHash(c.req.header(READ_TOKEN_HEADER));
+  const card = teamCardOf(c.req.header(TEAM_CARD_HEADER), options.scope);
+  const proposedId = proposedIdOf(c.req.header(PROPOSED_ID_HEADER));
+  const passphrase = passphraseOf(c.req.header(PASSPHRASE_HEADER));
   const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
 
   const now = Date.now();
@@ -70,9 +104,15 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
   const ownerToken = newToken("owner");
   const ownerHash = await sha256Base64Url(ownerToken);
-  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews };
+  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews, ...(passphrase ? { passphrase: true as const } : {}) };
 
   let id: string | undefined;
+  if (proposedId !== undefined) {
+    if (!(await accessFor(env, proposedId).create({ id: proposedId, ...init }))) {
+      throw new HandoffError("invalid_option", `the ${PROPOSED_ID_HEADER} ${proposedId} is taken`, { hint: "draw a fresh random id and publish again", details: { option: PROPOSED_ID_HEADER } });
+    }
+    id = proposedId;
+  }
   for (let attempt = 0; attempt < MAX_ID_ATTEMPTS && id === undefined; attempt++) {
     const candidate = newHandoffId();
     if (await accessFor(env, candidate).create({ id: candidate, ...init })) id = candidate;
@@ -86,6 +126,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
       putBody(env.BODIES, id, body, expiresAt),
       putExpiryMarker(env.BODIES, id, expiresAt, team),
       team === null ? undefined : putTeamEntry(env.META, team, id, teamEntry),
+      team === null || card === null ? undefined : teamFor(env, team).putCard(id, card, expiresAt),
     ]);
   } catch (cause) {
     await accessFor(env, id).abandon();

@@ -77,6 +77,7 @@ export async function readHandoffMeta(c: AppContext): Promise<Response> {
     max_views: view.max_views,
     views_used: view.views_used,
     views_left: view.max_views === null ? null : view.max_views - view.views_used,
+    ...(view.passphrase ? { passphrase: true as const } : {}),
   };
   return c.json(meta);
 }

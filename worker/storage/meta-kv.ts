@@ -29,9 +29,9 @@ export async function deleteTeamEntry(kv: KVNamespace, team: string, id: string)
 }
 
 /** The team's entries not yet expired at `now`, newest first (at most `maxPages` × 1000 read). */
-export async function listTeamEntries(kv: KVNamespace, team: string, now: number, maxPages = 10): Promise<TeamHandoff[]> {
+export async function listTeamEntries(kv: KVNamespace, team: string, now: number, maxPages = 10): Promise<Omit<TeamHandoff, "card">[]> {
   const prefix = `${TEAM_PREFIX}${team}:`;
-  const entries: TeamHandoff[] = [];
+  const entries: Omit<TeamHandoff, "card">[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const listing = await kv.list<TeamEntryMetadata>({ prefix, cursor, limit: 1000 });

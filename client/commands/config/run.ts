@@ -1,6 +1,6 @@
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
-import type { ConfigFile, ConfigFileV2 } from "../../../shared/local/local-files.js";
+import { CONFIG_VERSION, type ConfigFile, type ConfigFileV2 } from "../../../shared/local/local-files.js";
 import { normalizeServerUrl } from "../../../shared/api/share-url.js";
 import { configFileFor, readConfigFile, writeConfig } from "../../lib/config.js";
 import { type Io, readStdin } from "../../platform/io.js";
@@ -25,11 +25,11 @@ function keyOf(word: string | undefined): Key {
  * `server`; without one they are bound to nothing, and are kept only while no server is set.
  */
 function asV2(config: ConfigFile | undefined): ConfigFileV2 {
-  if (config === undefined) return { version: 2, servers: {} };
-  if ("version" in config) return config;
+  if (config === undefined) return { version: CONFIG_VERSION, servers: {} };
+  if ("version" in config) return { ...config, version: CONFIG_VERSION };
   const credentials = { ...(config.token ? { token: config.token } : {}), ...(config.team_token ? { team_token: config.team_token } : {}) };
-  if (config.server === undefined) return { version: 2, servers: {} };
-  return { version: 2, default_server: config.server, servers: { [config.server]: credentials } };
+  if (config.server === undefined) return { version: CONFIG_VERSION, servers: {} };
+  return { version: CONFIG_VERSION, default_server: config.server, servers: { [config.server]: credentials } };
 }
 
 /** `server` is the default server; a token is the one bound to that server. */

@@ -2,16 +2,20 @@ import { resolve } from "node:path";
 import { implement } from "../command.js";
 import { assertMayAccess } from "../../ops/guard/policy.js";
 import { readPublishFlags } from "../publish-flags.js";
+import { readPassphrase } from "../../platform/secret-input.js";
 import { type PublishResult, publishFile } from "../../ops/publish/publish-file.js";
 import { fenceBlock } from "../../../shared/text/fence.js";
 import { formatPublishReport } from "../publish-report.js";
 import type { publishSpec } from "./spec.js";
 
 export const command = implement<typeof publishSpec>()({
-  async run({ flags, positionals, ctx }): Promise<PublishResult> {
-    const options = { path: resolve(ctx.cwd, positionals[0]!), ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: ctx.cwd };
+  async run({ flags, positionals, io, ctx }): Promise<PublishResult> {
+    const path = resolve(ctx.cwd, positionals[0]!);
     // The same decision the guard hook and the MCP tools make: a sealed file is never sent.
-    assertMayAccess(options.path, "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    assertMayAccess(path, "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    // Asked before anything is read or sent, so a mistyped passphrase stops here with nothing sent.
+    const passphrase = flags.passphrase ? await readPassphrase(io, { confirm: true }) : undefined;
+    const options = { path, ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: ctx.cwd, ...(passphrase === undefined ? {} : { passphrase }) };
     const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;

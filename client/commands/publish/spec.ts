@@ -13,7 +13,12 @@ never changed or deleted, whatever happens.`,
   flags: {
     ...PUBLISH_FLAGS,
     "with-changes": { ...WITH_CHANGES, description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes)." },
-    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." } },
-  exits: { 0: "published", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
+    "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
+    passphrase: {
+      type: "boolean",
+      description: "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Send it apart from the link.",
+    },
+  },
+  exits: { 0: "published", 1: "empty passphrase, or the two typed differ", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
   notes: SERVER_ENV,
 });

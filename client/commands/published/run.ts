@@ -1,11 +1,9 @@
-import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import { implement } from "../command.js";
 import { configDirFor } from "../../lib/config.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { publishedSpec } from "./spec.js";
 import { listPublished, publishedState } from "../../lib/published-store.js";
-import { fetchMeta } from "../../lib/server-api.js";
-import { teamTokenFor } from "../../lib/share-source.js";
+import { fetchViewLog } from "../../lib/server-api.js";
 
 interface Entry {
   id: string;
@@ -17,7 +15,11 @@ interface Entry {
   expires_at: string;
   max_views: number | null;
   state: "active" | "expired" | "revoked" | "exhausted" | "gone" | "unknown";
+  /** From the server's view log; null when it was not asked (--offline) or could not answer. */
+  views_used: number | null;
   views_left: number | null;
+  /** When each counted view happened (to the minute, oldest first, the server's last 20). */
+  view_times: string[];
   /** Why the state is unknown; null otherwise. */
   state_reason: string | null;
 }
@@ -27,13 +29,14 @@ export interface PublishedResult {
   warnings: string[];
 }
 
+/** How many view times the human listing shows per link (--json has them all). */
+const VIEW_TIMES_SHOWN = 3;
+
 export const command = implement<typeof publishedSpec>()({
   async run({ flags, ctx }): Promise<PublishedResult> {
     const configDir = configDirFor({ env: ctx.env, home: ctx.home });
     const call = ctx.http();
     const { records, warnings } = await listPublished(configDir);
-    // One config read per server (the run context keeps it), its warnings shown once by the front end.
-    const teamTokenOf = (server: string) => teamTokenFor(server, ctx);
     const entries = await Promise.all(
       records.map(async (record): Promise<Entry> => {
         const local = publishedState(record, ctx.now());
@@ -47,36 +50,31 @@ export const command = implement<typeof publishedSpec>()({
           expires_at: record.expires_at,
           max_views: record.max_views,
           state: local,
+          views_used: null,
           views_left: null,
+          view_times: [],
           state_reason: null,
         };
-        if (local !== "active") return entry;
         if (flags.offline) {
           // Without the server, a limited link's views may be used up: say so, never "active".
-          if (record.max_views === null) return entry;
+          if (local !== "active" || record.max_views === null) return entry;
           entry.state = "unknown";
           entry.state_reason = "--offline: the server was not asked (views may be used up)";
           return entry;
         }
-        // A team link's metadata answers only to a token of its team, which the owner holds.
-        const teamToken = record.scope === "team" ? await teamTokenOf(record.server) : undefined;
-        // Without a token bound to its server the link is still asked about, anonymously: the
-        // server may answer (expired, gone); a refusal is then explained as the missing token.
+        // The owner token (kept here) is what the view log answers to, for link and team links
+        // alike; a revoked or expired link still says when it was read, until it is forgotten.
         try {
-          const meta: HandoffMeta = await fetchMeta(record.server, record.id, teamToken, call);
-          entry.views_left = meta.views_left;
-          if (meta.views_left === 0) entry.state = "exhausted";
+          const log = await fetchViewLog(record.server, record.id, { value: record.owner_token, server: record.server }, call);
+          entry.state = log.state;
+          entry.views_used = log.views_used;
+          entry.views_left = log.views_left;
+          entry.view_times = log.view_times;
         } catch (error) {
           const reason = (error as { reason?: string }).reason;
-          entry.state = reason === "expired" || reason === "revoked" || reason === "exhausted" ? reason : reason === "not_found" ? "gone" : "unknown";
-          if (entry.state === "unknown") {
-            entry.state_reason =
-              record.scope === "team" && teamToken === undefined
-                ? `a team link's state needs a team token bound to ${record.server}: set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${record.server}, or a team_token for it in the config file`
-                : error instanceof Error
-                  ? error.message
-                  : String(error);
-          }
+          // Forgotten (a day after it ended): the local record still says how it ended.
+          entry.state = reason === "not_found" ? (local === "active" ? "gone" : local) : "unknown";
+          if (entry.state === "unknown") entry.state_reason = error instanceof Error ? error.message : String(error);
         }
         return entry;
       }),
@@ -88,10 +86,21 @@ export const command = implement<typeof publishedSpec>()({
     if (result.published.length === 0) return { err: [...warnings, "Nothing published from this machine yet ('handoff publish FILE' or 'handoff create --publish')."].join("\n") };
     const lines: string[] = [];
     for (const e of result.published) {
-      const views = e.max_views === null ? "unlimited views" : e.views_left === null ? `${e.max_views} views` : `${e.views_left} of ${e.max_views} views left`;
+      const views =
+        e.views_used === null
+          ? e.max_views === null
+            ? "unlimited views"
+            : `${e.max_views} views`
+          : e.max_views === null
+            ? `${e.views_used} view${e.views_used === 1 ? "" : "s"}, unlimited`
+            : `${e.views_used} of ${e.max_views} views used, ${e.views_left ?? 0} left`;
       // Titles come from the handoff's author, urls from the server: escaped, never raw.
       lines.push(oneLine(`${e.state.padEnd(9)} ${e.id}  ${e.title ?? e.local_path ?? ""}`));
       lines.push(oneLine(`          ${e.url ?? "(no url)"}  ${e.scope}, ${views}, expires ${e.expires_at}`));
+      if (e.view_times.length > 0) {
+        const last = e.view_times.slice(-VIEW_TIMES_SHOWN).reverse();
+        lines.push(oneLine(`          last viewed: ${last.join(", ")}${e.view_times.length > last.length ? ` (and ${e.view_times.length - last.length} earlier)` : ""}`));
+      }
       if (e.state_reason) lines.push(`          (${oneLine(e.state_reason)})`);
     }
     return { out: lines.join("\n"), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };

@@ -4,6 +4,7 @@ import type { DiscoveryResult } from "../../ops/discover/discover.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
 import { fenceBlock, fenceFor } from "../../../shared/text/fence.js";
 import { paint, terminalSafe } from "../../platform/terminal.js";
+import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
 
 /** Human output of `handoff resume`, built from the result objects that --json prints. */
 
@@ -176,4 +177,23 @@ function fenced(label: string, text: string): string[] {
 /** One line of someone else's text: newlines become spaces, controls are shown escaped. */
 function safeParagraphLine(text: string): string {
   return terminalSafe(text.replace(/\r?\n/g, " "));
+}
+
+export function formatTeamShortlist(result: TeamDiscoveryResult): string {
+  const lines = [
+    `Team ${result.team} on ${result.server}: ${result.candidates.length} candidate${result.candidates.length === 1 ? "" : "s"}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}:`,
+    "",
+  ];
+  result.candidates.forEach((c, i) => {
+    lines.push(`${i + 1}. ${c.title ?? "(untitled)"}${c.publisher ? `  (${c.publisher})` : ""}`);
+    lines.push(`   created: ${c.created_at}; expires ${c.expires_at}`);
+    if (c.summary) lines.push(`   summary: ${c.summary}`);
+    if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.join("; ")}`);
+    lines.push(`   resume: ${c.resume_command}`);
+  });
+  if (result.unreadable.length > 0)
+    lines.push("", `  ${result.unreadable.length} more live entr${result.unreadable.length === 1 ? "y" : "ies"} without a card this machine can open ('handoff team' lists them)`);
+  lines.push("", "Nothing was selected and no view was spent. Choose one and resume it with its command.");
+  // Titles and summaries come from teammates: escaped, never raw.
+  return lines.map((line) => safeParagraphLine(line)).join("\n");
 }

@@ -1,42 +1,102 @@
-import type { TeamHandoff } from "../../../shared/api/handoff.js";
+import { MAX_INVITE_CHARS } from "../../../shared/crypto/invite.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
-import { resolvePublishConfig } from "../../lib/config.js";
-import { fetchTeamListing } from "../../lib/server-api.js";
+import { type InboxEntry, readTeamInbox, teamDestination } from "../../lib/team-inbox.js";
+import { type InviteResult, makeInvite } from "../../ops/team/invite.js";
+import { type JoinResult, joinTeam } from "../../ops/team/join.js";
+import { type RotateResult, rotateTeamKey } from "../../ops/team/rotate.js";
+import { readSecret } from "../../platform/secret-input.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { teamSpec } from "./spec.js";
 
-export interface TeamResult {
+export interface TeamListResult {
   server: string;
   team: string;
-  /** Full links without their #key (keys never reach the server). */
-  handoffs: (TeamHandoff & { link: string })[];
+  /** Full links without their #key (keys never reach the server, and are never printed). */
+  handoffs: InboxEntry[];
+  /** Ids of the team keys this machine holds, newest first. */
+  ring: string[];
   warnings: string[];
 }
 
+export type TeamResult =
+  | ({ action: "list" } & TeamListResult)
+  | ({ action: "invite" } & InviteResult)
+  | ({ action: "join" } & JoinResult)
+  | ({ action: "rotate" } & RotateResult);
+
+const ACTIONS = ["list", "invite", "join", "rotate"] as const;
+
 export const command = implement<typeof teamSpec>()({
-  async run({ flags, ctx }): Promise<TeamResult> {
-    const config = await resolvePublishConfig({ flags: { server: flags.server }, env: ctx.env, home: ctx.home });
-    if (!config.server) {
-      throw new HandoffError("not_configured", "no publishing server is configured", { hint: `pass --server URL, set HANDOFF_SERVER, or put "server" in ${config.configPath}` });
+  async run({ flags, positionals, io, ctx }): Promise<TeamResult> {
+    const location = ctx.location;
+    const action = positionals[0] ?? "list";
+    if (!(ACTIONS as readonly string[]).includes(action)) throw new HandoffError("usage", `unknown team action '${action}'`, { hint: `actions: ${ACTIONS.join(", ")} (none: list)` });
+    if (flags["new-key"] && action !== "invite") throw new HandoffError("usage", "--new-key goes with 'handoff team invite'");
+    if (flags["keys-only"] && action !== "invite") throw new HandoffError("usage", "--keys-only goes with 'handoff team invite'");
+    const call = ctx.http();
+    if (action === "join") {
+      // The invite is a secret: stdin or a prompt that does not echo, never argv (ps shows argv).
+      const text = await readSecret(io, { what: "invite", prompt: "Paste the team invite (it is not shown): ", limit: MAX_INVITE_CHARS + 2 });
+      return { action, ...(await joinTeam(location, text, call, ctx.now())) };
     }
-    if (!config.teamToken) {
-      throw new HandoffError("not_configured", `listing your team's links needs a team token for ${config.server}`, {
-        hint: `set HANDOFF_TEAM_TOKEN with HANDOFF_SERVER=${config.server}, or a "team_token" for ${config.server} in ${config.configPath} (ask your operator: npm run team)`,
-      });
+    const destination = await teamDestination(flags, location);
+    for (const warning of destination.warnings) ctx.warn(warning);
+    if (action === "invite") {
+      const teamToken = flags["keys-only"] ? undefined : await readSecret(io, { what: "team token", prompt: "The new member's team token (from your operator; it is not shown): ", limit: 1024 });
+      return { action, ...(await makeInvite(location, { server: destination.server, ...(teamToken === undefined ? {} : { teamToken }), newKey: Boolean(flags["new-key"]), now: ctx.now() })) };
     }
-    const server = config.server;
-    const listing = await ctx.progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, { value: config.teamToken, server }, ctx.http()));
-    return { server, team: listing.team, handoffs: listing.handoffs.map((h) => ({ ...h, link: `${server}${h.url}` })), warnings: config.warnings };
+    if (action === "rotate") return { action, ...(await rotateTeamKey(location, destination.server, ctx.now())) };
+    const inbox = await readTeamInbox(location, { ...destination, warnings: [] }, call, ctx.progress);
+    return { action: "list", server: inbox.server, team: inbox.team, handoffs: inbox.entries, ring: inbox.ring, warnings: inbox.warnings };
   },
   human(result) {
-    const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
-    if (result.handoffs.length === 0) return { err: [...warnings, `No live links for team ${result.team} on ${result.server}.`].join("\n") };
-    const lines = result.handoffs.map((h) => `${h.created_at}  ${h.link}  ${h.max_views === null ? "unlimited views" : `max ${h.max_views} views`}, expires ${h.expires_at}, ${h.size} bytes`);
-    return {
-      out: lines.join("\n"),
-      err: [...warnings, `Team ${result.team}: ${result.handoffs.length} live link${result.handoffs.length === 1 ? "" : "s"} (without keys: ask the sender for the full link).`].join("\n"),
-    };
+    switch (result.action) {
+      case "invite":
+        return {
+          out: result.invite,
+          err: [
+            `Invite for ${result.server}: ${result.has_token ? "a team token and " : "no token (keys only), "}${result.keys.length} team key${result.keys.length === 1 ? "" : "s"}${result.new_key ? " (a new key, kept in this machine's ring too)" : ""}.`,
+            "It is a secret: send it to one member privately. They run: handoff team join   (and paste it; or pipe it on stdin)",
+          ].join("\n"),
+        };
+      case "join":
+        return {
+          err: `Joined ${result.team === null ? "" : `team ${oneLine(result.team)} on `}${result.server}: ${result.keys_added.length} new team key${result.keys_added.length === 1 ? "" : "s"}${result.token_set ? ", the team token" : ""}, saved in ${result.config_path} (0600). 'handoff resume --team' lists what your team shared.`,
+        };
+      case "rotate":
+        return {
+          out: result.invite,
+          err: [
+            `New team key ${result.new_key} for ${result.server}: your team entries are sealed with it from now on; ${result.keys.length - 1} older key${result.keys.length === 2 ? "" : "s"} kept, so older entries stay readable.`,
+            "Send the keys-only invite above to each member who stays (they run 'handoff team join'). If someone left, ask the operator to revoke their token too: the key alone opens nothing without one.",
+          ].join("\n"),
+        };
+      case "list":
+        return listHuman(result);
+    }
   },
   outcome: () => "ok",
 });
+
+function listHuman(result: TeamListResult) {
+  const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
+  if (result.handoffs.length === 0) return { err: [...warnings, `No live links for team ${oneLine(result.team)} on ${result.server}.`].join("\n") };
+  const lines: string[] = [];
+  for (const h of result.handoffs) {
+    // Titles come from teammates, links from the server: escaped, never raw.
+    lines.push(oneLine(`${h.created_at}  ${h.card?.title ?? describeMissing(h)}${h.card?.publisher ? `  (${h.card.publisher})` : ""}`));
+    lines.push(oneLine(`    ${h.link}  ${h.max_views === null ? "unlimited views" : `max ${h.max_views} views`}, expires ${h.expires_at}, ${h.size} bytes${h.card_state === "readable" ? `; resume: handoff resume --team ${h.id}` : ""}`));
+  }
+  const readable = result.handoffs.filter((h) => h.card_state === "readable").length;
+  return {
+    out: lines.join("\n"),
+    err: [...warnings, `Team ${oneLine(result.team)}: ${result.handoffs.length} live link${result.handoffs.length === 1 ? "" : "s"}, ${readable} with a card this machine can open.`].join("\n"),
+  };
+}
+
+function describeMissing(entry: InboxEntry): string {
+  if (entry.card_state === "no_card") return "(no card: published without a team key; ask the sender for the link)";
+  if (entry.card_state === "unknown_key") return `(unreadable: sealed with team key ${entry.key_id}, which this machine does not hold)`;
+  return `(unreadable card: ${entry.card_problem ?? "refused"})`;
+}

@@ -5,6 +5,8 @@ import { namedLikeHandoffFile } from "../../../shared/document/sniff.js";
 import { MAX_DOCUMENT_BYTES as SOURCE_LIMIT } from "../../../shared/document/size-limits.js";
 import { HandoffError } from "../../../shared/errors.js";
 import type { RunContext } from "../../lib/run-context.js";
+import type { PassphraseSource } from "../../lib/share-source.js";
+import { isHandoffId } from "../../../shared/ids/handoff-id.js";
 import { httpRequest } from "../../platform/http.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import type { OrientationResult } from "./orient.js";
@@ -40,6 +42,14 @@ export async function orientSource(selection: SourceSelection, text: { text: str
  * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
  */
 export async function orientFromSource(word: string, ctx: RunContext): Promise<OrientationResult & { views_left?: number | null }> {
+  // `team:<id>` (what discover with team gives): the entry's link, from its card.
+  const teamId = /^team:(.*)$/s.exec(word)?.[1];
+  if (teamId !== undefined && isHandoffId(teamId)) {
+    const { teamShareUrl } = await import("./team-source.js");
+    const url = await teamShareUrl(teamId, ctx);
+    if (url === undefined) throw new HandoffError("not_found", `no live team entry ${teamId} on this server`, { hint: "discover the team inbox again; the entry may have expired or been revoked" });
+    word = url;
+  }
   const selection = classifySource(word, ctx.cwd);
   if (selection.kind === "folder" || selection.kind === "keywords") {
     throw new HandoffError("usage", `'${word}' is ${selection.kind === "folder" ? "a folder" : "not a file or URL"}: orient needs one explicit source`, {
@@ -86,7 +96,7 @@ export function classifySource(word: string, cwd: string): Selection {
 }
 
 /** A source's text; a share link also says how many views it has left after this read, and may carry a changes bundle. */
-export async function readSource(selection: SourceSelection, ctx: RunContext, stdin?: StdinReader): Promise<SourceText> {
+export async function readSource(selection: SourceSelection, ctx: RunContext, stdin?: StdinReader, passphrase?: PassphraseSource): Promise<SourceText> {
   let bytes: Uint8Array | "too_large";
   let viewsLeft: number | null | undefined;
   let changes: Uint8Array | undefined;
@@ -94,7 +104,7 @@ export async function readSource(selection: SourceSelection, ctx: RunContext, st
     if (stdin === undefined) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await stdin(SOURCE_LIMIT);
   } else if (selection.kind === "url") {
-    const read = await readUrl(selection.url, ctx);
+    const read = await readUrl(selection.url, ctx, passphrase);
     bytes = read.bytes;
     viewsLeft = read.views_left;
     changes = read.changes;
@@ -106,9 +116,9 @@ export async function readSource(selection: SourceSelection, ctx: RunContext, st
   return { text, ...(viewsLeft === undefined ? {} : { views_left: viewsLeft }), ...(changes ? { changes } : {}) };
 }
 
-async function readUrl(url: string, ctx: RunContext): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array }> {
+async function readUrl(url: string, ctx: RunContext, passphrase?: PassphraseSource): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array }> {
   const { readShareUrl } = await import("../../lib/share-source.js");
-  const shared = await readShareUrl(url, ctx);
+  const shared = await readShareUrl(url, ctx, passphrase);
   if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left, ...(shared.changes ? { changes: shared.changes } : {}) };
   let response;
   try {

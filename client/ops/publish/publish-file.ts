@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { basename, dirname } from "node:path";
 import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
 import { withChanges } from "../../../shared/crypto/payload.js";
@@ -20,6 +21,11 @@ import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 import { formatDuration } from "../../../shared/time/duration.js";
+import { PROPOSED_ID_HEADER } from "../../../shared/api/team.js";
+import { sealTeamCard } from "../../../shared/crypto/team-card.js";
+import { cardFromDocument } from "../../../shared/team/card-from-document.js";
+import { newHandoffId } from "../../../shared/ids/tokens.js";
+import { loadTeamRing } from "../../lib/team-ring.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -38,6 +44,8 @@ export interface PublishFileOptions {
   /** --with-changes: the bundle beside FILE (named in its frontmatter), else captured now in `cwd`. */
   withChanges?: boolean;
   cwd?: string;
+  /** A passphrase readers need as well as the link (envelope v2). */
+  passphrase?: string;
 }
 
 export interface PublishResult {
@@ -47,6 +55,8 @@ export interface PublishResult {
   expires_at: string;
   max_views: number | null;
   scope: Scope;
+  /** Reading needs a passphrase as well as the link. */
+  passphrase: boolean;
   warnings: string[];
   resume_command: string;
   revoke_command: string;
@@ -133,13 +143,27 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     }
     sealing = { body: framed.body, trailing: framed.trailing, meta: { ...meta, ...framed.meta } };
   }
-  const { ciphertext, key } = await sealHandoff(sealing.body, sealing.meta, sealing.trailing);
-  // The server stores the read token's hash, so the id alone never opens (or spends) the link.
-  const readToken = await deriveReadToken(key);
+  // The envelope version (passphrase or not) and the payload format (changes or not) are
+  // independent: either envelope carries either payload.
+  const { ciphertext, key, passKey } = await sealHandoff(sealing.body, sealing.meta, {
+    ...(sealing.trailing ? { trailing: sealing.trailing } : {}),
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+  });
+  // The server stores the read token's hash, so the id alone never opens (or spends) the link;
+  // with a passphrase, neither does the link alone.
+  const readToken = await deriveReadToken(key, passKey);
+  const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
+  if (team?.warning) config.warnings.push(team.warning);
 
   let published;
   try {
-    const sending = publishCiphertext(server, ciphertext, { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, ...(token ? { token } : {}), ...call });
+    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, passphrase: passKey !== undefined, ...(token ? { token } : {}), ...call };
+    const send = async () => {
+      const sealed = await team?.seal();
+      return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
+    };
+    // A drawn id that is taken (128 random bits: a broken RNG, or a replay) is drawn again, once.
+    const sending = send().catch((error) => (isHandoffError(error) && error.details?.option === PROPOSED_ID_HEADER ? send() : Promise.reject(error)));
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
@@ -176,6 +200,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
   }
   warnings.push(...shareWarnings(published.scope));
+  if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
   return {
     path: options.path,
     url,
@@ -183,6 +208,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     expires_at: published.expires_at,
     max_views: published.max_views,
     scope: published.scope,
+    passphrase: passKey !== undefined,
     warnings,
     resume_command: SHARE_RESUME_COMMAND,
     revoke_command: `handoff revoke ${published.id}`,
@@ -205,6 +231,45 @@ export function expiresInWords(message: string, expiresIn: number | undefined): 
   const bounds = /from (\d+) to (\d+)/.exec(message);
   if (!bounds || expiresIn === undefined) return message;
   return `--expires ${formatDuration(expiresIn)} is outside what this server allows (${formatDuration(Number(bounds[1]))} to ${formatDuration(Number(bounds[2]))})`;
+}
+
+/**
+ * What a team publish seals for teammates: a card from the (redacted) document and the share
+ * key, bound to an id drawn here. Without a team key for this server the entry is published
+ * without a card (teammates see it listed, untitled) and a warning says how to get one.
+ */
+async function teamCardFor(server: string, deps: PublishDeps, input: { text: string; createdAt: string; shareKey: string }) {
+  const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
+  const current = ring.keys[0];
+  if (current === undefined) {
+    return { warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`, seal: async () => undefined };
+  }
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
+  return {
+    warning: undefined,
+    seal: async () => {
+      const id = newHandoffId();
+      try {
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card }, current) };
+      } catch (error) {
+        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
+        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
+        const { summary: _summary, keywords: _keywords, ...small } = card;
+        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card: small }, current) };
+      }
+    },
+  };
+}
+
+/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
+function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
+  const named = env.HANDOFF_PUBLISHER?.trim();
+  if (named) return named;
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME;
+  }
 }
 
 /** Where the document goes and with which token; a missing server or team token stops here. */
@@ -261,5 +326,7 @@ function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expires
   if (options.maxViews !== null) parts.push("--max-views", String(options.maxViews));
   if (options.scope !== "link") parts.push("--scope", options.scope);
   if (!options.redact) parts.push("--no-redact");
+  if (options.passphrase !== undefined) parts.push("--passphrase");
+  if (options.withChanges) parts.push("--with-changes");
   return parts.join(" ");
 }

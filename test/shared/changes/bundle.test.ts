@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ChangesBundle, decodeChanges, encodeChanges, splitPatch, summarizeChanges } from "../../../shared/changes/bundle.js";
-import { openHandoff, sealHandoff } from "../../../shared/crypto/envelope.js";
-import { UPGRADE_NOTICE, readPayload, withChanges } from "../../../shared/crypto/payload.js";
+import { PASSPHRASE_ENVELOPE_VERSION, openHandoff, sealHandoff } from "../../../shared/crypto/envelope.js";
+import { PAYLOAD_WITH_CHANGES, UPGRADE_NOTICE, readPayload, withChanges } from "../../../shared/crypto/payload.js";
 
 const utf8 = new TextEncoder();
 const HEAD = "a".repeat(40);
@@ -72,12 +72,35 @@ describe("payload format 2 inside the envelope", () => {
   it("carries the document and the bundle; a version-1 reader sees the upgrade notice, never bundle bytes", async () => {
     const changes = encodeChanges(bundle());
     const framed = withChanges(document, changes);
-    const { ciphertext, key } = await sealHandoff(framed.body, { ...meta, ...framed.meta }, framed.trailing);
+    const { ciphertext, key } = await sealHandoff(framed.body, { ...meta, ...framed.meta }, { trailing: framed.trailing });
     const opened = await openHandoff(ciphertext, key);
     // What a reader that knows only payload format 1 takes as the document:
     expect(new TextDecoder().decode(opened.plaintext)).toBe(UPGRADE_NOTICE);
     const payload = readPayload(opened);
     expect(payload.ok && payload.value).toEqual({ document, changes });
+  });
+
+  it("a passphrase envelope (v2) carries payload format 2 the same way: the two versions are independent", async () => {
+    const changes = encodeChanges(bundle());
+    const framed = withChanges(document, changes);
+    const { ciphertext, key, passKey } = await sealHandoff(framed.body, { ...meta, ...framed.meta }, { trailing: framed.trailing, passphrase: "correct horse" });
+    expect(ciphertext[4]).toBe(PASSPHRASE_ENVELOPE_VERSION);
+    const opened = await openHandoff(ciphertext, key, passKey);
+    expect(opened.meta.payload).toBe(PAYLOAD_WITH_CHANGES);
+    const payload = readPayload(opened);
+    expect(payload.ok && payload.value).toEqual({ document, changes });
+  });
+
+  it("a payload format newer than this client is a clear 'unsupported payload format' error, not garbage", async () => {
+    const framed = withChanges(document, encodeChanges(bundle()));
+    const { ciphertext, key } = await sealHandoff(framed.body, { ...meta, ...framed.meta, payload: 3 }, { trailing: framed.trailing });
+    const payload = readPayload(await openHandoff(ciphertext, key));
+    expect(payload.ok).toBe(false);
+    if (!payload.ok) {
+      expect(payload.error.reason).toBe("decrypt_failed");
+      expect(payload.error.message).toBe("unsupported payload format 3: this client reads payload formats 1 and 2");
+      expect(payload.error.hint).toMatch(/^upgrade the handoff CLI/);
+    }
   });
 
   it("format 1 is the body alone, as before", async () => {

@@ -116,10 +116,16 @@ describe("openHandoff failures are decrypt_failed and say which", () => {
     await expectDecryptFailed(openHandoff(new Uint8Array([...ciphertext, 0]), key), /^authentication failed/);
   });
 
-  it.each([0, 2, 255])("version byte %i is named as unsupported", async (version) => {
+  it.each([0, 3, 255])("version byte %i is named as unsupported", async (version) => {
     const { ciphertext, key } = await sealHandoff(text("x"), META);
     ciphertext[4] = version;
-    await expectDecryptFailed(openHandoff(ciphertext, key), new RegExp(`^unsupported envelope version ${version}: this client reads version 1`));
+    await expectDecryptFailed(openHandoff(ciphertext, key), new RegExp(`^unsupported envelope version ${version}: this client reads versions 1 and 2`));
+  });
+
+  it("a v1 envelope relabelled v2 asks for a passphrase (v2 is the passphrase version)", async () => {
+    const { ciphertext, key } = await sealHandoff(text("x"), META);
+    ciphertext[4] = 2;
+    await expectDecryptFailed(openHandoff(ciphertext, key), /^this share link needs a passphrase/);
   });
 
   it("someone else's bytes are not an envelope", async () => {

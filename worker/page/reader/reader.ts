@@ -8,6 +8,7 @@ import { SHARE_RESUME_COMMAND } from "../../../shared/ce/resume-command.js";
 import { readPayload } from "../../../shared/crypto/payload.js";
 import { openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
+import { derivePassphraseKey } from "../../../shared/crypto/passphrase.js";
 import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
@@ -59,6 +60,8 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<R
   }
   if (response.ok) return ok(response);
   const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+  // A passphrase link refused the read token: no view was spent, and the reader may try again.
+  if (body.success && body.data.error.details?.passphrase === true) return err("wrong_passphrase");
   return err(stateFor(body.success ? body.data.error.code : undefined));
 }
 
@@ -73,8 +76,8 @@ async function fetchMeta(api: string): Promise<Result<HandoffMeta, PageState>> {
  * The one request that spends a view: the envelope's bytes. `_key` is the link's secret; it never
  * goes on the wire (a token derived from it may).
  */
-async function fetchBody(api: string, key: string): Promise<Result<Uint8Array, PageState>> {
-  const response = await get(api, { [READ_TOKEN_HEADER]: await deriveReadToken(key) });
+async function fetchBody(api: string, key: string, passKey?: Uint8Array): Promise<Result<Uint8Array, PageState>> {
+  const response = await get(api, { [READ_TOKEN_HEADER]: await deriveReadToken(key, passKey) });
   if (!response.ok) return response;
   try {
     return ok(new Uint8Array(await response.value.arrayBuffer()));
@@ -98,9 +101,14 @@ async function openDocument(page: Page, api: string, key: string, meta: HandoffM
   say(page, "Opening…");
   const body = await fetchBody(api, key);
   if (!body.ok) return showState(page, body.error);
+  await showOpened(page, body.value, key, meta, resume);
+}
+
+/** Decrypts the fetched envelope (one view spent) and shows it. */
+async function showOpened(page: Page, bytes: Uint8Array, key: string, meta: HandoffMeta, resume: string, passKey?: Uint8Array): Promise<void> {
   let opened: Awaited<ReturnType<typeof openHandoff>>;
   try {
-    opened = await openHandoff(body.value, key);
+    opened = await openHandoff(bytes, key, passKey);
   } catch (error) {
     return showState(page, isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
   }
@@ -113,6 +121,42 @@ async function openDocument(page: Page, api: string, key: string, meta: HandoffM
   const left = meta.views_left === null ? "" : ` ${meta.views_left - 1} of ${meta.max_views ?? meta.views_left} left.`;
   say(page, `Opened: this spent one view.${left}`);
   page.heading.focus();
+}
+
+/**
+ * A passphrase link: the passphrase is typed here, turned into a key in this browser (PBKDF2,
+ * about a second) and never sent; a wrong one is refused by the server without spending a view,
+ * so the form stays for another try.
+ */
+function askPassphrase(page: Page, api: string, key: string, meta: HandoffMeta, resume: string): void {
+  const form = page.passphraseForm as HTMLFormElement;
+  const input = page.passphrase as HTMLInputElement;
+  const submit = form.querySelector("button") as HTMLButtonElement;
+  form.hidden = false;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void (async () => {
+      submit.disabled = true;
+      page.passphraseStatus.textContent = "Deriving the key from the passphrase…";
+      try {
+        const passKey = await derivePassphraseKey(key, input.value);
+        const body = await fetchBody(api, key, passKey);
+        if (!body.ok && body.error === "wrong_passphrase") {
+          page.passphraseStatus.textContent = STATE_WORDS.wrong_passphrase.what;
+          input.select();
+          return;
+        }
+        form.hidden = true;
+        if (!body.ok) return showState(page, body.error);
+        await showOpened(page, body.value, key, meta, resume, passKey);
+      } catch {
+        page.passphraseStatus.textContent = "The passphrase must be 1 to 1024 characters.";
+      } finally {
+        submit.disabled = false;
+      }
+    })();
+  });
+  input.focus();
 }
 
 async function main(): Promise<void> {
@@ -131,6 +175,7 @@ async function main(): Promise<void> {
   // A damaged key is caught here, before it could cost a view.
   if (!parseShareKey(key).ok) return showState(page, "bad_key", true);
   say(page, "Looking at this page spent no view; opening the handoff spends one.");
+  if (meta.value.passphrase) return askPassphrase(page, api, key, meta.value, resume);
   page.open.hidden = false;
   page.open.addEventListener("click", () => void openDocument(page, api, key, meta.value, resume), { once: true });
 }

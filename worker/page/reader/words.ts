@@ -11,6 +11,7 @@ export type PageState =
   | "missing_key"
   | "bad_key"
   | "wrong_key"
+  | "wrong_passphrase"
   | "team"
   | "rate_limited"
   | "network"
@@ -60,6 +61,12 @@ export const STATE_WORDS: Record<PageState, StateWords> = {
     what: "The key in the link (after #) does not match this handoff, or the data was changed or cut short.",
     todo: "Check that you copied the whole link exactly; otherwise ask the sender for a new one.",
     cli: false,
+  },
+  wrong_passphrase: {
+    title: "Wrong passphrase",
+    what: "The server refused the passphrase for this link. No view was spent.",
+    todo: "Check the passphrase with the sender and try again.",
+    cli: true,
   },
   team: {
     title: "This link is limited to a team",
