@@ -242,3 +242,19 @@ describe("config warnings are always shown", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 });
+
+describe("a loopback alias of the token's server (issue 24, rough edge 8)", () => {
+  it("a team token bound to localhost:PORT is not sent to a 127.0.0.1:PORT link, and the CLI says why and what to do", async () => {
+    const alias = home.url.replace("127.0.0.1", "localhost");
+    expect(alias).not.toBe(home.url);
+    const team = secret("hdt_");
+    const env = { HANDOFF_SERVER: alias, HANDOFF_TEAM_TOKEN: team };
+    for (const args of [["resume", "--url-stdin"], ["resume", "--url-stdin", "--peek"]]) {
+      const result = await run(args, env, share(home.url, !args.includes("--peek")));
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`not sending the team token bound to ${alias} to ${home.url}: a token goes only to the exact server it is bound to; bind it to ${home.url} too`);
+    }
+    // The binding still holds: the alias got no token.
+    expectNothingLeakedTo(home, 2);
+  });
+});

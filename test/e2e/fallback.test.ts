@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type LocalServer } from "../../scripts/local-server.js";
@@ -109,6 +109,39 @@ describe("server unreachable, slow, failing or refusing", () => {
     const path = keptFile(run);
     expect(retryArgs(run)).toEqual(["publish", path, "--server", url, "--max-views", "3"]);
     expect(run.stderr).not.toMatch(/retry.*retry/);
+  });
+
+  it("a closed port: the create report is printed as for a local create (redaction, machine-local paths, retention), then the error naming the kept file", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const a = host({ HANDOFF_SERVER: url });
+    // Built at run time: no token-shaped literal sits in the repository.
+    const secret = `ghp_${"Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5"}`;
+    const body = BODY.replace("eviction is not wired yet.", `eviction is not wired yet; notes in ${join(base, "notes.txt")}, token ${secret}.`);
+    const run = await a.run(["create", "--publish", "--title", "Wire the cache"], { input: body });
+    expect(run.code).toBe(3);
+    const path = keptFile(run);
+    expect(readFileSync(path, "utf8")).not.toContain(secret);
+    expect(run.stderr).toContain(`Wrote ${path}`);
+    expect(run.stderr).toMatch(/redacted: 1 secret replaced by \[REDACTED:<rule>\]\n\s+github-token: 1/);
+    expect(run.stderr).toMatch(/the body names machine-local absolute paths \([^)]*notes\.txt\)/);
+    expect(run.stderr).toMatch(/^Retention: the managed store lives in /m);
+    // The report comes first, the error last, so the kept path is the last thing read.
+    expect(run.stderr.indexOf("Retention:")).toBeLessThan(run.stderr.indexOf("connection refused"));
+    expect(run.stderr).toMatch(new RegExp(`could not reach ${url.replace(/[.]/g, "\\.")}: connection refused; the local handoff is kept: `));
+    expect(retryArgs(run)).toEqual(["publish", path, "--server", url]);
+    expect(run.stdout).not.toContain(secret);
+  });
+
+  it("create --publish --with-changes: the retry command keeps --with-changes, so the bundle written beside the handoff is not dropped", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const dirty = makeRepo(join(base, "repo-with-changes"), { "README.md": "# Cache\n" });
+    writeFileSync(join(dirty, "README.md"), "# Cache\n\nEviction: LRU.\n");
+    const a = makeHost(base, `host-${++hosts}`, dirty, { HANDOFF_SERVER: url });
+    const run = await a.run(["create", "--publish", "--with-changes"], { input: BODY });
+    expect(run.code).toBe(3);
+    const path = keptFile(run);
+    expect(readFileSync(path, "utf8")).toMatch(/^changes: ".+\.changes"$/m);
+    expect(retryArgs(run)).toEqual(["publish", path, "--server", url, "--with-changes"]);
   });
 
   it("a malformed HANDOFF_HTTP_TIMEOUT_MS is refused, not ignored", async () => {

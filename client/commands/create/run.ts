@@ -69,7 +69,7 @@ export const command = implement<typeof createSpec>()({
     let published: PublishResult;
     try {
       published = await publishDocument(
-        { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes } : {}), ...publishFlags, redact: !flags["no-redact"] },
+        { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes, withChanges: true } : {}), ...publishFlags, redact: !flags["no-redact"] },
         { env: ctx.env, home: ctx.home, progress: ctx.progress },
       );
     } catch (error) {
