@@ -2,6 +2,8 @@ import { HandoffError } from "../../shared/errors.js";
 import { passphraseProblem } from "../../shared/crypto/passphrase.js";
 import { type Io, readStdin } from "../platform/io.js";
 import { readHidden } from "../platform/terminal.js";
+import { readPassphrase } from "../platform/secret-input.js";
+import type { PassphraseSource } from "../lib/share-source.js";
 
 /**
  * The two ways a share URL reaches `resume` and `show` without being a command-line word (a
@@ -61,4 +63,18 @@ function checked(text: string, problem: string, hint: string): UrlInput {
   const url = text.trim();
   if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) throw new HandoffError("usage", problem, { hint });
   return { url, label: url.replace(/#.*$/s, "") };
+}
+
+/**
+ * On a terminal, a passphrase link's passphrase is asked for once the server says it needs one
+ * (no view is spent by the refused read); off a terminal the error says to pass --passphrase.
+ */
+export function askPassphrase(io: Io): PassphraseSource {
+  if (!io.stdinIsTTY) return {};
+  return {
+    ask: () => {
+      io.err("This share link needs a passphrase (no view was spent).");
+      return readPassphrase(io, { confirm: false });
+    },
+  };
 }

@@ -1,11 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { intFlag } from "../../client/commands/args.js";
 import { expiresInWords, shareWarnings } from "../../client/ops/publish/publish-file.js";
 import { isTask } from "../../client/ops/orient/orient.js";
 import { parseShareKey } from "../../shared/crypto/key.js";
 import { parseDuration } from "../../shared/time/duration.js";
 import { MISSING_EXPLANATION } from "../../shared/orient/extract.js";
-import { runCli } from "../helpers/cli.js";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { GIT_ENV, makeRepo, tempDir } from "./git-repo.js";
 
 // Issue 24's rough edges, each as a new user hit it.
 
@@ -72,5 +75,58 @@ describe("the rough edges a new user hit", () => {
     const show = await runCli(["show", "--url-stdin"], { cwd: "/", input: "not a url" });
     expect(show.code).toBe(2);
     expect(show.stderr).toMatch(/--url-stdin: stdin must hold one http\(s\) share URL/);
+  });
+});
+
+describe("the rough edges, as the built CLI shows them", () => {
+  beforeAll(ensureBuilt, 120_000);
+
+  const env = () => {
+    const dir = tempDir("handoff-rough-");
+    return { dir, env: { ...GIT_ENV, HOME: dir, TMPDIR: dir, HANDOFF_ROOT: join(dir, "store") } };
+  };
+
+  it("the orientation carries the failed approaches (text and --json), and keeps the objective of an insufficient source", async () => {
+    const { dir, env: vars } = env();
+    writeFileSync(
+      join(dir, "flaky.md"),
+      "# Flaky upload test\n\n## Objective\nMake the upload test pass reliably.\n\n## Tried and failed\n- raising the timeout to 30 s: still flaky on CI\n\n## Current state\nThe test fails 3 of 50 runs.\n\n## Next steps\n- capture a trace of a failing run\n",
+    );
+    const text = await runCli(["resume", "flaky.md"], { cwd: dir, env: vars });
+    expect(text.code, text.stderr).toBe(0);
+    const extracted = text.stdout.slice(0, text.stdout.indexOf("Source text"));
+    expect(extracted).toMatch(/Tried and failed \(do not re-explore without new evidence\)\n {2}- raising the timeout to 30 s: still flaky on CI/);
+    const json = JSON.parse((await runCli(["resume", "flaky.md", "--json"], { cwd: dir, env: vars })).stdout) as { orientation: { failed: string[] } };
+    expect(json.orientation.failed).toEqual(["raising the timeout to 30 s: still flaky on CI"]);
+
+    writeFileSync(join(dir, "thin.md"), "# Note\n\n## Objective\nShip the retry path.\n");
+    const thin = await runCli(["resume", "thin.md"], { cwd: dir, env: vars });
+    expect(thin.code).toBe(1);
+    expect(thin.stdout).toMatch(/This source is not enough to resume from/);
+    expect(thin.stdout.slice(0, thin.stdout.indexOf("Source text"))).toMatch(/Objective\n {2}- Ship the retry path\./);
+    // Rough edge 9: no stutter in the explanation.
+    expect(thin.stdout).not.toMatch(/no current state: no current state/);
+  });
+
+  it("4: prune --older-than 0s, from the CLI: prune's reason, exit 2", async () => {
+    const { dir, env: vars } = env();
+    const run = await runCli(["prune", "--older-than", "0s"], { cwd: dir, env: vars });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/prune removes handoffs older than an age of at least one second/);
+    expect(run.stderr).not.toMatch(/link/);
+  });
+
+  it("10: a kernel manifest without --title is named after its goal, and listed by it, not by the folder", async () => {
+    const { dir, env: vars } = env();
+    const repo = makeRepo(join(dir, "repo"), { "README.md": "# Demo\n" });
+    const partial = { objective: { goal: "Ship the login fix", success_conditions: ["login test green"] }, workflow: { phases: [{ name: "fix", status: "required" }] }, execution: { entry_phase: "fix" } };
+    const created = await runCli(["create", "--format", "kernel", "--json"], { cwd: repo, env: vars, input: JSON.stringify(partial) });
+    expect(created.code, created.stderr).toBe(0);
+    const listed = await runCli(["resume", "--json"], { cwd: repo, env: vars });
+    const candidates = (JSON.parse(listed.stdout) as { candidates: { path: string; title: string }[] }).candidates;
+    expect(candidates.find((c) => c.path.includes("_meta/handoffs"))?.title).toBe("Ship the login fix");
+    const human = await runCli(["resume"], { cwd: repo, env: vars });
+    expect(human.stdout).toContain("Ship the login fix");
+    expect(human.stdout).not.toMatch(/^\s*1\. repo\b/m);
   });
 });

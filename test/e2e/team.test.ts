@@ -64,6 +64,9 @@ describe("team-scoped links", () => {
     const published = json<{ url: string; id: string; scope: string }>(run);
     expect(published.scope).toBe("team");
     expect(run.stderr).toMatch(/scope: team/);
+    // Rough edge 7: a team link is not readable by whoever holds the URL alone, and says so.
+    expect(run.stderr).toContain("whoever holds it and a token of your team can read this handoff");
+    expect(run.stderr).not.toContain("whoever holds it can read");
     ({ url, id } = published);
   });
 
@@ -111,6 +114,29 @@ describe("team-scoped links", () => {
     expect(run.code, run.stderr).toBe(0);
     const entry = json<{ published: { id: string; scope: string; state: string }[] }>(run).published.find((p) => p.id === id);
     expect(entry).toMatchObject({ scope: "team", state: "active" });
+  });
+});
+
+describe("server units stay on the server (rough edge 6)", () => {
+  it("--expires below the server's minimum is said in durations, with a retry that drops it", async () => {
+    const host = makeHost(base, "short-expiry", repo, { HANDOFF_SERVER: server!.url, HANDOFF_TEAM_TOKEN: await team("create", "short-expiry") });
+    const run = await host.run(["create", "--publish", "--expires", "4m"], { input: BODY });
+    // An out-of-range option, as the server judges it: exit 2 (docs/cli.md), the local file kept.
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/--expires 4m is outside what this server allows \(5m to [^)]+\); the local handoff is kept: /);
+    expect(run.stderr).not.toMatch(/expires_in|'240'/);
+    expect(run.stderr).toMatch(/retry without it \(the server's default\)[^\n]*: handoff publish '[^']+' --server \S+$/m);
+  });
+
+  it("a team name that breaks the naming rule names the rule, not the request body", async () => {
+    const failed = await teamScript("create", "bad name!").then(
+      () => undefined,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(failed, "npm run team -- create 'bad name!' should fail").toBeDefined();
+    const said = `${failed!.stdout ?? ""}${failed!.stderr ?? ""}`;
+    expect(said).toMatch(/team name: /);
+    expect(said).not.toMatch(/the body must be/);
   });
 });
 

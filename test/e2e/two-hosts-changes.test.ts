@@ -115,9 +115,14 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
     expect(alone.stderr).toMatch(/this share link needs a passphrase; no view was spent/);
     expect(alone.stderr).toContain("handoff resume --url-stdin --passphrase");
 
+    // show takes the same two lines and prints the document itself, not the upgrade notice.
+    const shown = await b.run(["show", "--url-stdin", "--passphrase"], { input: `${published.url}\n${passphrase}` });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(readFileSync(local.path, "utf8"));
+
     const applied = await b.run(["resume", "--url-stdin", "--passphrase", "--apply-changes", "--json"], { input: `${published.url}\n${passphrase}\n` });
     expect(applied.code, applied.stderr).toBe(0);
-    expect(json<Resumed & { views_left: number }>(applied)).toMatchObject({ changes_applied: { mode: "at_base", untracked: ["notes/plan.txt"] }, views_left: 4 });
+    expect(json<Resumed & { views_left: number }>(applied)).toMatchObject({ changes_applied: { mode: "at_base", untracked: ["notes/plan.txt"] }, views_left: 3 });
     const { "deploy.env": _secret, ...expected } = tree(a.repo);
     // A's own handoff files live in A's store, outside the checkout; the trees compare as before.
     expect(tree(b.repo)).toEqual(expected);

@@ -119,6 +119,31 @@ describe("publish on host A, resume on host B", () => {
     expect(third.stdout).not.toContain(MARKER);
   });
 
+  it("the link never needs to be a command-line word: publish prints --paste; show and resume take it on stdin; --peek ignores a damaged key", async () => {
+    const published = await publishFromA(["--max-views", "3"]);
+    expect(published.resume_command).toBe("handoff resume --paste");
+    const human = await a.run(["publish", published.path, "--max-views", "1"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toBe("```\nhandoff resume --paste\n```\n");
+    // The URL is printed once, as the share URL, and never inside a command.
+    expect(human.stderr.match(/https?:\/\/\S+\/h\/\S+#[A-Za-z0-9_-]{43}/g), human.stderr).toHaveLength(1);
+    expect(human.stderr).not.toMatch(/handoff (resume|show) '?https?:/);
+
+    const shown = await b.run(["show", "--url-stdin"], { input: `${published.url}\n` });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(readFileSync(published.path, "utf8"));
+    expect(shown.stderr).toContain("2 views left");
+
+    // 43 characters, but not a canonical key (rough edge 2): the read says so; --peek needs no key at all.
+    const damaged = `${published.url.slice(0, published.url.indexOf("#") + 1)}${"B".repeat(43)}`;
+    const read = await b.run(["resume", "--url-stdin"], { input: damaged });
+    expect(read.code).toBe(3);
+    expect(read.stderr).toMatch(/bad key format: the 43 characters after '#' are not a canonical base64url key/);
+    const peek = await b.run(["resume", "--url-stdin", "--peek", "--json"], { input: damaged });
+    expect(peek.code, peek.stderr).toBe(0);
+    expect(json(peek)).toMatchObject({ id: published.id, views_left: 2 });
+  });
+
   it("revoke from A makes B's next read fail as revoked", async () => {
     const published = await publishFromA([]);
     const before = await b.run(["resume", published.url]);

@@ -17,7 +17,7 @@ import { readPassphrase } from "../../platform/secret-input.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { shellQuote } from "../../../shared/ce/resume-command.js";
 import { isHandoffId } from "../../../shared/ids/handoff-id.js";
-import { urlAndPassphraseFromStdin, urlFromPrompt, urlFromStdin } from "../url-input.js";
+import { askPassphrase, urlAndPassphraseFromStdin, urlFromPrompt, urlFromStdin } from "../url-input.js";
 import { formatNothingFound, formatOrientation, formatShortlist, formatTeamShortlist } from "./format.js";
 import { oneLine } from "../../platform/terminal.js";
 
@@ -130,20 +130,6 @@ async function orientation(selection: SourceSelection, again: string, apply: boo
   const result = await orientSource(selection, text, ctx);
   const facts = await sourceChanges(selection, text, again, apply, ctx);
   return { kind: "orientation", ...result, ...facts };
-}
-
-/**
- * On a terminal, a passphrase link's passphrase is asked for once the server says it needs one
- * (no view is spent by the refused read); off a terminal the error says to pass --passphrase.
- */
-function askPassphrase(io: Io): PassphraseSource {
-  if (!io.stdinIsTTY) return {};
-  return {
-    ask: () => {
-      io.err("This share link needs a passphrase (no view was spent).");
-      return readPassphrase(io, { confirm: false });
-    },
-  };
 }
 
 /**

@@ -39,5 +39,5 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
       description: "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
     },
   },
-  exits: { 0: "shortlist or orientation (and changes applied)", 1: "nothing matched, source insufficient, hard divergence, or the changes could not be applied (nothing was)", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
+  exits: { 0: "shortlist or orientation (and changes applied)", 1: "nothing matched, source insufficient, hard divergence, the changes could not be applied (nothing was), or an empty passphrase", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
 });

@@ -7,6 +7,9 @@ import { implement } from "../command.js";
 import { terminalSafe } from "../../platform/terminal.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import type { showSpec } from "./spec.js";
+import type { PassphraseSource } from "../../lib/share-source.js";
+import { readPassphrase } from "../../platform/secret-input.js";
+import type { UrlInput } from "../url-input.js";
 
 export interface ShowResult {
   source: string;
@@ -24,11 +27,22 @@ export const command = implement<typeof showSpec>()({
       throw new HandoffError("usage", `${fromStdin ? "--url-stdin" : "--paste"} reads the share URL itself: pass no PATH or URL with it, and only one of --url-stdin and --paste`, { hint: "printf '%s' \"$URL\" | handoff show --url-stdin" });
     }
     if (!fromStdin && !fromPrompt && positionals.length === 0) throw new HandoffError("usage", "show needs a handoff file or share URL", { hint: "run 'handoff show FILE', or for a link: handoff show --paste" });
-    const input = fromStdin || fromPrompt ? await (await import("../url-input.js"))[fromStdin ? "urlFromStdin" : "urlFromPrompt"](io, "show") : undefined;
+    const urls = await import("../url-input.js");
+    let passphrase: PassphraseSource = urls.askPassphrase(io);
+    let input: UrlInput | undefined;
+    if (fromStdin && flags.passphrase) {
+      const { passphrase: given, ...url } = await urls.urlAndPassphraseFromStdin(io, "show");
+      input = url;
+      passphrase = { given };
+    } else if (fromStdin || fromPrompt) {
+      input = await urls[fromStdin ? "urlFromStdin" : "urlFromPrompt"](io, "show");
+    }
     const source = input?.url ?? positionals[0]!;
+    if (flags.passphrase && !isShareUrl(source)) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s\\n%s' \"$URL\" \"$PASSPHRASE\" | handoff show --url-stdin --passphrase" });
+    if (flags.passphrase && passphrase.given === undefined) passphrase = { given: await readPassphrase(io, { confirm: false }) };
     if (isShareUrl(source)) {
       const { readShareUrl } = await import("../../lib/share-source.js");
-      const shared = await readShareUrl(source, ctx);
+      const shared = await readShareUrl(source, ctx, passphrase);
       if (shared === undefined) throw new HandoffError("usage", "show reads files and share links; this URL is not a share link", { hint: "download the page, then run 'handoff show FILE'" });
       const text = decodeUtf8(shared.plaintext, "the shared handoff", "unreadable");
       return { source: source.replace(/#.*$/s, ""), format: detectFormat(text).format, text, views_left: shared.views_left };

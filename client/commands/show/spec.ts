@@ -10,7 +10,11 @@ A share URL is fetched (one view), decrypted and verified on this machine. Its #
 pass the link with --paste (a prompt that does not echo) or --url-stdin, not as a word.`,
   flags: {
     "url-stdin": { type: "boolean", description: "Read one share URL from stdin instead of the command line: printf '%s' \"$URL\" | handoff show --url-stdin." },
-    paste: { type: "boolean", description: "Ask for the share URL at a prompt that does not echo it." },
+    paste: { type: "boolean", description: "Ask for the share URL at a prompt that does not echo it (and a passphrase link's passphrase after it)." },
+    passphrase: {
+      type: "boolean",
+      description: "With a share URL that needs one: read its passphrase from stdin (never argv); with --url-stdin, stdin holds the URL on its first line and the passphrase after it.",
+    },
   },
-  exits: { 0: "printed", 2: "usage", 3: "unreadable, too large, or the link cannot be read" },
+  exits: { 0: "printed", 1: "empty passphrase", 2: "usage", 3: "unreadable, too large, or the link cannot be read" },
 });
