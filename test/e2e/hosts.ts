@@ -5,7 +5,8 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "n
 import { type Server, createServer } from "node:http";
 import { join } from "node:path";
 import { type LocalServer, type LocalServerOptions, startLocalServer } from "../../scripts/local-server.js";
-import { git } from "../client/git-repo.js";
+import { afterAll, beforeAll } from "vitest";
+import { git, tempDir } from "../client/git-repo.js";
 import { type CliRun, ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
 
 /**
@@ -73,6 +74,35 @@ export function commitFiles(repo: string, files: Record<string, string>, message
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", message);
   return git(repo, "rev-parse", "HEAD");
+}
+
+/**
+ * One real server for a whole test file of two-host cases (call at the file's top level: it
+ * registers the file's beforeAll and afterAll). Each `pair(files)` is a fresh upstream holding
+ * `files` with clones for A (configured for the server) and B (configured for none: a share link
+ * carries its own server); `scratch(name)` is a path in the file's temp folder.
+ */
+export function hostPairs(prefix: string): { pair(files: Record<string, string>): { a: Host; b: Host }; scratch(name: string): string } {
+  let base = "";
+  let server: LocalServer | undefined;
+  let count = 0;
+  beforeAll(async () => {
+    base = tempDir(prefix);
+    // One after the other: a server started next to a failing build would be left running.
+    await ensureBuilt();
+    server = await startServer(join(base, "server-state"));
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    pair(files) {
+      const dir = join(base, `pair-${++count}`);
+      const repos = makeSharedRepo(dir, ["a", "b"], files);
+      return { a: makeHost(dir, "a", repos.a!, { HANDOFF_SERVER: server!.url }), b: makeHost(dir, "b", repos.b!) };
+    },
+    scratch: (name) => join(base, `${++count}-${name}`),
+  };
 }
 
 /** The real worker on a free loopback port, its state in `persistTo`; anonymous publishing on. */

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalServer } from "../../scripts/local-server.js";
-import { git, tempDir } from "../client/git-repo.js";
-import { ensureBuilt } from "../helpers/cli.js";
-import { type Host, commitFiles, json, listFilesDeep, makeHost, makeSharedRepo, startServer } from "./hosts.js";
+import { describe, expect, it } from "vitest";
+import { git } from "../client/git-repo.js";
+import { type Host, commitFiles, json, listFilesDeep, hostPairs } from "./hosts.js";
 
 // Uncommitted work that travels: host A publishes --with-changes (a modified tracked file, a new
 // untracked file, a binary file, a file holding a secret); host B applies it on request.
@@ -20,25 +18,10 @@ interface Resumed {
   changes_not_applied?: { message: string; conflicts?: string[] };
 }
 
-let base: string;
-let server: LocalServer | undefined;
-let pairs = 0;
+const hosts = hostPairs("handoff-e2e-changes-");
 
-beforeAll(async () => {
-  base = tempDir("handoff-e2e-changes-");
-  await ensureBuilt();
-  server = await startServer(join(base, "server-state"));
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-function pair(): { a: Host; b: Host } {
-  const dir = join(base, `pair-${++pairs}`);
-  const repos = makeSharedRepo(dir, ["a", "b"], { "README.md": "# Uploader\n\nRetries: none.\n", "retry.ts": "export const tries = 3;\n", "logo.bin": "\u0000\u0001seed\u0000" });
-  return { a: makeHost(dir, "a", repos.a!, { HANDOFF_SERVER: server!.url }), b: makeHost(dir, "b", repos.b!) };
-}
+/** A fresh upstream with clones for A and B: each case starts from the same history. */
+const pair = () => hosts.pair({ "README.md": "# Uploader\n\nRetries: none.\n", "retry.ts": "export const tries = 3;\n", "logo.bin": "\u0000\u0001seed\u0000" });
 
 /** A's uncommitted work: every kind the bundle must carry, and one file it must not. */
 function dirtyA(a: Host): void {

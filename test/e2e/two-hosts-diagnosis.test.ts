@@ -1,11 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalServer } from "../../scripts/local-server.js";
-import { git, tempDir } from "../client/git-repo.js";
-import { ensureBuilt } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { git } from "../client/git-repo.js";
 import { asReferenceEvents, referenceDivergence } from "../helpers/kernel-reference.js";
-import { type Host, commitFiles, json, makeHost, makeSharedRepo, startServer } from "./hosts.js";
+import { type Host, commitFiles, json, hostPairs } from "./hosts.js";
 
 // The receiving host's diagnosis, end to end: two HOMEs, two clones of one upstream, one real
 // server. A commits, pushes and publishes; B is in each of the states a receiver is found in,
@@ -42,26 +40,10 @@ retry.ts has the loop; the backoff has no test yet.
 - write the backoff test
 `;
 
-let base: string;
-let server: LocalServer | undefined;
-let pairs = 0;
-
-beforeAll(async () => {
-  base = tempDir("handoff-e2e-diagnosis-");
-  await ensureBuilt();
-  server = await startServer(join(base, "server-state"));
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
+const hosts = hostPairs("handoff-e2e-diagnosis-");
 
 /** A fresh upstream with clones for A and B: each case starts from the same history. */
-function pair(): { a: Host; b: Host } {
-  const dir = join(base, `pair-${++pairs}`);
-  const repos = makeSharedRepo(dir, ["a", "b"], { "README.md": "# Uploader\n", "retry.ts": "export const tries = 3;\n" });
-  return { a: makeHost(dir, "a", repos.a!, { HANDOFF_SERVER: server!.url }), b: makeHost(dir, "b", repos.b!) };
-}
+const pair = () => hosts.pair({ "README.md": "# Uploader\n", "retry.ts": "export const tries = 3;\n" });
 
 async function publish(host: Host, body = BODY): Promise<string> {
   const run = await host.run(["create", "--title", "Retry path", "--publish", "--json"], { input: body });
@@ -178,7 +160,7 @@ describe("the same cases for a kernel manifest: kernel's event names and severit
 
   /** What kernel's reference `divergence` says about the same manifest in B's checkout. */
   function reference(b: Host, body: string) {
-    const file = join(base, `manifest-${++pairs}.json`);
+    const file = hosts.scratch("manifest.json");
     writeFileSync(file, body);
     return referenceDivergence(file, b.repo, { ...process.env, ...b.env });
   }
