@@ -26,6 +26,7 @@ export const PAGE_IDS = [
   "download",
   "copy",
   "viewSource",
+  "forget",
   "actionStatus",
   "notice",
   "noticeTitle",
