@@ -32,8 +32,10 @@ async function card(page: Page): Promise<Record<string, string | null>> {
 }
 
 /** Every <time> on the page that a reader can see: its words and its machine value. */
-const visibleTimes = (page: Page) =>
-  page.locator("time:visible").evaluateAll((times) => times.map((time) => ({ text: time.textContent ?? "", datetime: time.getAttribute("datetime") ?? "" })));
+const visibleTimes = (page: Page) => page.locator("time:visible").evaluateAll((times) => times.map((time) => ({ text: time.textContent ?? "", datetime: time.getAttribute("datetime") ?? "" })));
+
+/** After a reload: waits for the document, a state page, or the Open button (no copy was kept). */
+const reopened = (page: Page) => page.waitForSelector("#document:not([hidden]), #problem:not([hidden]), #open:not([hidden])");
 
 const PASSPHRASE = "plum harbour 12";
 
@@ -92,7 +94,7 @@ describe("a reload", () => {
     expect((await peek(url)).views_left).toBe(2);
 
     await page.reload();
-    await page.waitForSelector("#document:not([hidden]), #problem:not([hidden])");
+    await reopened(page);
     expect(await shownState(page)).toBeNull();
     expect(await page.locator("h1").textContent()).toBe("Fix the login redirect");
     expect(await page.locator("#source").textContent()).toBe(CE_HANDOFF);
@@ -124,7 +126,7 @@ describe("a reload", () => {
     await settled(page);
     await openIt(page);
     await page.reload();
-    await page.waitForSelector("#document:not([hidden]), #problem:not([hidden])");
+    await reopened(page);
     expect(await shownState(page)).toBeNull();
     expect(await page.locator("#source").textContent()).toBe("read once, reload twice");
     expect((await card(page))["Views left"]).toBe("0 of 1");
