@@ -17,7 +17,12 @@ export function formatCreateReport(result: CreateResult, options: { closing?: bo
   lines.push(`  git: ${git ? describeGit(git, metadata.repository) : `none (cwd ${metadata.cwd})`}`);
   for (const note of result.notes) lines.push(`  note: ${oneLine(note)}`);
   lines.push(...redactionLines(result.redaction));
-  lines.push("", `Wrote ${oneLine(result.path)}`, `Retention: ${result.retention}.`);
+  lines.push("", `Wrote ${oneLine(result.path)}`);
+  if (result.changes) {
+    const files = result.changes.tracked.length + result.changes.untracked.length;
+    lines.push(`Wrote ${oneLine(result.changes.path)} (the uncommitted work: ${files} file${files === 1 ? "" : "s"}, ${result.changes.total_bytes} bytes${result.changes.left_out.length > 0 ? `, ${result.changes.left_out.length} left out` : ""}; applied only with resume --apply-changes)`);
+  }
+  lines.push(`Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {
     lines.push("", "Warnings:");
     for (const warning of result.warnings) lines.push(`  - ${oneLine(warning.message)}`);

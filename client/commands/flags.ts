@@ -10,6 +10,11 @@ export const PUBLISH_FLAGS = {
   server: { type: "string", value: "URL", description: "Publishing server (else HANDOFF_SERVER, else the config file's default server); tokens go only to the server they are bound to." },
 } as const satisfies FlagSpecs;
 
+export const WITH_CHANGES = {
+  type: "boolean",
+  description: "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first, a file with one is left out and named. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
+} as const;
+
 export const NO_REDACT = { type: "boolean", description: "Do not replace secrets by [REDACTED:<rule>] (prints a warning)." } as const;
 
 export const SERVER_ENV = `Environment: HANDOFF_SERVER, HANDOFF_TOKEN, HANDOFF_TEAM_TOKEN (over the config file; the tokens

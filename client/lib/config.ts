@@ -189,7 +189,28 @@ export async function credentialsFor(server: string, location: ConfigLocation): 
   const bound = credentialsFrom(layers, normalized.value);
   if (bound.token !== undefined) out.token = { value: bound.token, server: normalized.value };
   if (bound.teamToken !== undefined) out.teamToken = { value: bound.teamToken, server: normalized.value };
+  // localhost, 127.0.0.1 and [::1] on one port are one server to the user, two to the binding:
+  // a token left unsent for that reason is said, never skipped in silence.
+  for (const key of ["token", "teamToken"] as const) {
+    if (out[key] !== undefined) continue;
+    for (const layer of [layers.env, ...layers.file]) {
+      if (layer[key] === undefined || layer.server === undefined || !loopbackAliases(layer.server, normalized.value)) continue;
+      out.warnings.push(`not sending the ${TOKEN_NAMES[key]} bound to ${layer.server} to ${normalized.value}: a token goes only to the exact server it is bound to; bind it to ${normalized.value} too, or use the link with the host name the token names`);
+    }
+  }
   return out;
+}
+
+/** Two loopback spellings of one local server: same scheme, port and path, host localhost / 127.x / [::1]. */
+function loopbackAliases(a: string, b: string): boolean {
+  if (a === b) return false;
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    const loopback = (host: string) => host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+    return loopback(x.hostname) && loopback(y.hostname) && x.protocol === y.protocol && x.port === y.port && x.pathname === y.pathname;
+  } catch {
+    return false;
+  }
 }
 
 function sourceName(source: "flag" | "env" | "file", configPath: string): string {

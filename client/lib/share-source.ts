@@ -1,5 +1,6 @@
 import { openHandoff } from "../../shared/crypto/envelope.js";
 import { derivePassphraseKey } from "../../shared/crypto/passphrase.js";
+import { readPayload } from "../../shared/crypto/payload.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
 import { parseShareUrl } from "../../shared/api/share-url.js";
@@ -24,7 +25,11 @@ export interface PassphraseSource {
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(url: string, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<{ plaintext: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(
+  url: string,
+  ctx: RunContext,
+  passphrase: PassphraseSource = {},
+): Promise<{ plaintext: Uint8Array; changes?: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -46,7 +51,11 @@ export async function readShareUrl(url: string, ctx: RunContext, passphrase: Pas
       `reading ${server}/h/${id} (waiting for the server)...`,
       withCredentialHint(server, teamToken, () => fetchCiphertext(server, id, readToken, teamToken, ctx.http())),
     );
-    return { plaintext: (await openHandoff(fetched.bytes, key, passKey)).plaintext, views_left: fetched.views_left };
+    // Either envelope version (with or without a passphrase) carries either payload format.
+    const payload = readPayload(await openHandoff(fetched.bytes, key, passKey));
+    if (!payload.ok) throw payload.error;
+    const { document, changes } = payload.value;
+    return { plaintext: document, ...(changes ? { changes } : {}), views_left: fetched.views_left };
   };
   try {
     return await read(passphrase.given);
@@ -59,7 +68,7 @@ export async function readShareUrl(url: string, ctx: RunContext, passphrase: Pas
     }
     if (passphrase.ask === undefined) {
       throw new HandoffError("decrypt_failed", "this share link needs a passphrase; no view was spent", {
-        hint: "pass --passphrase and give it on stdin (printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase), or run it on a terminal to be asked",
+        hint: "give the URL and then the passphrase on stdin (printf '%s\\n%s' \"$URL\" \"$PASSPHRASE\" | handoff resume --url-stdin --passphrase), or run 'handoff resume --paste' on a terminal to be asked for both",
         details: { passphrase: true },
         cause: error,
       });
@@ -70,7 +79,8 @@ export async function readShareUrl(url: string, ctx: RunContext, passphrase: Pas
 
 /** `resume URL --peek`: the link's metadata, without spending a view (and without the key). */
 export async function peekShareUrl(url: string, ctx: RunContext) {
-  const share = parseShareUrl(url);
+  // Metadata needs no key: a damaged #key is no reason to refuse a peek.
+  const share = parseShareUrl(url.replace(/#.*$/s, ""));
   if (!share.ok) throw share.error;
   const { server, id } = share.value;
   const teamToken = await teamTokenFor(server, ctx);

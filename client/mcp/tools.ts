@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import * as z from "zod";
+import { MAX_VIEWS_LIMIT } from "../../shared/api/limits.js";
 import { MAX_KEYWORDS } from "../../shared/ce/contract.js";
 import { HandoffError } from "../../shared/errors.js";
 import type { RunContext } from "../lib/run-context.js";
@@ -40,9 +41,16 @@ function tool<S extends z.ZodRawShape>(definition: ToolDefinition<S>): ToolDefin
   return definition;
 }
 
+const WITH_CHANGES = z
+  .boolean()
+  .optional()
+  .describe("Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named. The receiver applies it only when asked (resume --apply-changes).");
+
 const publishOptions = {
   expires: z.string().optional().describe("How long the link lives: 30m, 12h, 7d (server default 7d)"),
-  max_views: z.int().min(1).optional().describe("Views allowed (default: unlimited until expiry)"),
+  // The range is stated, not enforced by the schema: the core checks it, so an agent gets Handoff's
+  // error (code, and a hint naming the bound it missed in argument words) instead of the SDK's.
+  max_views: z.int().optional().describe(`Views allowed, 1 to ${MAX_VIEWS_LIMIT} (default: unlimited until expiry)`),
   scope: z.enum(["link", "team"]).optional().describe("link: anyone with the URL; team: your team's tokens only"),
   server: z.string().optional().describe("Publishing server (else HANDOFF_SERVER or the config file)"),
 };
@@ -77,12 +85,14 @@ export const TOOLS = [
       format: z.enum(["ce", "kernel"]).optional(),
       pins: z.array(z.string()).max(MAX_LIST_ITEMS).optional().describe("With format 'kernel': repository files to pin by sha256"),
       allow_insufficient: z.boolean().optional().describe("Write a body resume would call insufficient (no objective or no current state) instead of refusing it"),
+      with_changes: WITH_CHANGES,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
       if (args.to !== undefined) gatePath(args.to, "write", ctx, "to");
       const { captureGit } = await import("../lib/git.js");
       const deps = { now: ctx.now, captureGit };
+      if (args.format === "kernel" && args.with_changes) throw new HandoffError("usage", "with_changes goes with a ce-handoff", { hint: "publish the manifest with with_changes instead" });
       if (args.format === "kernel") {
         const { createKernelHandoff } = await import("../ops/create/kernel.js");
         const created = await createKernelHandoff({ partialText: args.body, name: args.title, pins: args.pins ?? [], to: args.to, cwd: ctx.cwd, env: ctx.env, redact: true }, deps);
@@ -102,6 +112,7 @@ export const TOOLS = [
           env: ctx.env,
           redact: true,
           allowInsufficient: args.allow_insufficient === true,
+          withChanges: args.with_changes === true,
         },
         deps,
       );
@@ -113,12 +124,12 @@ export const TOOLS = [
     title: "Publish a handoff",
     description:
       "Encrypt a local handoff on this machine and publish it; returns an access-limited share URL whose #fragment is the key. The local file is never changed. Tell the user the URL is the key.",
-    inputSchema: { path: z.string().min(1).describe("The local handoff file"), ...publishOptions },
+    inputSchema: { path: z.string().min(1).describe("The local handoff file"), ...publishOptions, with_changes: WITH_CHANGES },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     async run(args, ctx) {
       const { publishFile } = await import("../ops/publish/publish-file.js");
       const flags = await publishFlags(args);
-      const result = await publishFile({ path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true }, { env: ctx.env, home: ctx.home });
+      const result = await publishFile({ path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true, withChanges: args.with_changes === true, cwd: ctx.cwd }, { env: ctx.env, home: ctx.home });
       return { result: asRecord(result) };
     },
   }),

@@ -54,3 +54,35 @@ export async function withProgress<T>(stream: NodeJS.WritableStream & { isTTY?: 
     if (shown) stream.write("\u001b[2K\r");
   }
 }
+
+/**
+ * Reads one line from a terminal without echoing it (a secret: a share URL's #key), showing
+ * `prompt` on `output`. Raw mode is switched off again whatever happens; Ctrl-C or Ctrl-D
+ * cancels. Backspace edits. More than `limit` characters is refused, not cut.
+ */
+export function readHidden(input: NodeJS.ReadableStream & { setRawMode?: (on: boolean) => unknown }, output: NodeJS.WritableStream, prompt: string, limit = 8192): Promise<string | "cancelled" | "too_long"> {
+  output.write(prompt);
+  const raw = typeof input.setRawMode === "function";
+  if (raw) input.setRawMode?.(true);
+  return new Promise((resolve) => {
+    let value = "";
+    const finish = (answer: string | "cancelled" | "too_long") => {
+      input.removeListener("data", onData);
+      if (raw) input.setRawMode?.(false);
+      input.pause();
+      output.write("\n");
+      resolve(answer);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of typeof chunk === "string" ? chunk : chunk.toString("utf8")) {
+        if (ch === "\r" || ch === "\n") return finish(value);
+        if (ch === "\u0003" || ch === "\u0004") return finish("cancelled");
+        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+        else value += ch;
+        if (value.length > limit) return finish("too_long");
+      }
+    };
+    input.on("data", onData);
+    input.resume();
+  });
+}

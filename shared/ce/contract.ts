@@ -9,7 +9,14 @@
  */
 export const CE_CONTRACT = "ce-handoff/v1";
 
-/** The keys we write, in the order the contract lists them. Nothing else is ever written. */
+/**
+ * The keys we write, in the order the contract lists them, then three capture facts of our own
+ * (other ce-handoff readers keep unknown keys: the contract's frontmatter is open). `dirty` and
+ * `dirty_tree_sha256` say whether the checkout had uncommitted changes when the handoff was
+ * written (the sha256 of `git diff --binary HEAD`, as kernel's provenance has it), so resume can
+ * report dirty_changed; `changes` names the bundle of those changes written beside the handoff
+ * (create --with-changes). None is a lifecycle field: each is true of the capture forever.
+ */
 export const CE_KEY_ORDER = [
   "artifact_contract",
   "created_at",
@@ -23,6 +30,9 @@ export const CE_KEY_ORDER = [
   "branch",
   "head",
   "worktree_path",
+  "dirty",
+  "dirty_tree_sha256",
+  "changes",
 ] as const;
 
 /** What `handoff create` writes. Optional fields are present only when they apply. */
@@ -39,6 +49,10 @@ export interface CeFields {
   branch?: string;
   head?: string;
   worktree_path?: string;
+  dirty?: boolean;
+  dirty_tree_sha256?: string;
+  /** The changes bundle's file name, in the handoff's own folder. */
+  changes?: string;
 }
 
 /** Frontmatter limits for discovery: the contract's "at most the first 64 lines or 16 KiB". */

@@ -39,7 +39,7 @@ export function serializeCeFrontmatter(fields: CeFields): string {
   for (const key of CE_KEY_ORDER) {
     const value = fields[key];
     if (value === undefined) continue;
-    lines.push(`${key}: ${Array.isArray(value) ? `[${value.map(quoteScalar).join(", ")}]` : quoteScalar(value)}`);
+    lines.push(`${key}: ${Array.isArray(value) ? `[${value.map(quoteScalar).join(", ")}]` : typeof value === "boolean" ? String(value) : quoteScalar(value)}`);
   }
   lines.push("---", "");
   return lines.join("\n");

@@ -21,6 +21,17 @@ const KDF_PBKDF2_SHA256 = 1;
 export type { EnvelopeMeta, SealMeta } from "./frame.js";
 
 /**
+ * Two orthogonal choices: `passphrase` picks the envelope version (v2 wraps the key with PBKDF2),
+ * `trailing` the payload format (2 = the document plus a changes bundle, framed by
+ * shared/crypto/payload.ts). Either envelope version carries either payload format.
+ */
+export interface SealOptions {
+  passphrase?: string;
+  /** Bytes sealed after the body (a payload-2 bundle); a version-1 reader skips them as padding. */
+  trailing?: Uint8Array;
+}
+
+/**
  * Encrypts a handoff under a fresh 256-bit secret. The returned `key` goes in the share URL's
  * fragment only; `ciphertext` is all the server ever gets.
  *
@@ -35,7 +46,7 @@ export type { EnvelopeMeta, SealMeta } from "./frame.js";
 export async function sealHandoff(
   plaintext: Uint8Array,
   meta: SealMeta,
-  options: { passphrase?: string } = {},
+  options: SealOptions = {},
 ): Promise<{ ciphertext: Uint8Array; key: string; passKey?: Uint8Array<ArrayBuffer> }> {
   const checked = SealMetaSchema.safeParse(meta);
   if (!checked.success) {
@@ -58,7 +69,7 @@ export async function sealHandoff(
     new DataView(header.buffer).setUint32(HEADER_BYTES + 1, PASSPHRASE_ITERATIONS);
     header.set(await passphraseSalt(key), HEADER_BYTES + 5);
   }
-  const framed = frameHandoff(plaintext, { ...checked.data, byte_length: plaintext.length });
+  const framed = frameHandoff(plaintext, { ...checked.data, byte_length: plaintext.length }, options.trailing);
   const aesKey = await deriveKey(mixedSecret(secret, passKey), saltOf(header), passKey === undefined ? HKDF_INFO : HKDF_V2_INFO);
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt({ name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 }, aesKey, framed),
@@ -80,7 +91,11 @@ export async function sealHandoff(
  * console.log(meta.file_name, meta.format, meta.created_at);
  * ```
  */
-export async function openHandoff(ciphertext: Uint8Array, key: string, passKey?: Uint8Array): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta }> {
+export async function openHandoff(
+  ciphertext: Uint8Array,
+  key: string,
+  passKey?: Uint8Array,
+): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta; payload: Uint8Array }> {
   const secret = unwrap(parseShareKey(key));
   if (ciphertext.length < MAGIC.length + 1 || MAGIC.some((byte, i) => ciphertext[i] !== byte)) {
     throw notEnvelope("it does not start with the handoff envelope marker");
@@ -115,8 +130,8 @@ export async function openHandoff(ciphertext: Uint8Array, key: string, passKey?:
       cause,
     });
   }
-  const { body, meta } = unwrap(unframeHandoff(framed));
-  return { plaintext: body, meta };
+  const { body, meta, rest } = unwrap(unframeHandoff(framed));
+  return { plaintext: body, meta, payload: rest };
 }
 
 /**

@@ -30,6 +30,15 @@ export const SealMetaSchema = z.object({
   file_name: FileNameSchema,
   /** When the handoff was created, ISO 8601 with a zone. */
   created_at: z.iso.datetime({ offset: true, error: "created_at must be an ISO 8601 date-time with a zone" }),
+  /**
+   * The payload format when it is not 1 (the body alone): 2 carries the document and a changes
+   * bundle after a short body that tells an older reader to upgrade (shared/crypto/payload.ts).
+   */
+  // Any later format number is let through here so that readPayload can say "unsupported payload
+  // format N: upgrade" instead of calling a newer writer's envelope malformed.
+  payload: z.optional(z.int("payload must be a whole number").check(z.minimum(2, "payload must be 2 or more when present"))),
+  /** With payload 2: how many bytes after the body hold it (the rest is padding). */
+  payload_length: z.optional(z.int("payload_length must be a whole number").check(z.minimum(0, "payload_length must not be negative"))),
 });
 
 /** The metadata an opened envelope carries: what was sealed plus the body's exact length. */
@@ -48,13 +57,15 @@ export type EnvelopeMeta = z.infer<typeof EnvelopeMetaSchema>;
  * const plain = frameHandoff(body, { format: "ce-handoff/v1", file_name: "a.md", created_at, byte_length: body.length });
  * ```
  */
-export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta): Uint8Array<ArrayBuffer> {
+export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta, trailing: Uint8Array = new Uint8Array(0)): Uint8Array<ArrayBuffer> {
   const metaBytes = utf8.encode(JSON.stringify(meta));
-  const used = 4 + metaBytes.length + body.length;
+  const used = 4 + metaBytes.length + body.length + trailing.length;
   const framed = new Uint8Array(paddedLength(used));
   new DataView(framed.buffer).setUint32(0, metaBytes.length);
   framed.set(metaBytes, 4);
   framed.set(body, 4 + metaBytes.length);
+  // After the body: a payload a version-1 reader skips as padding (its content is ignored).
+  framed.set(trailing, 4 + metaBytes.length + body.length);
   return framed;
 }
 
@@ -68,7 +79,7 @@ export function frameHandoff(body: Uint8Array, meta: EnvelopeMeta): Uint8Array<A
  * if (r.ok) console.log(r.value.meta.file_name, r.value.body.length);
  * ```
  */
-export function unframeHandoff(plain: Uint8Array): Result<{ body: Uint8Array; meta: EnvelopeMeta }> {
+export function unframeHandoff(plain: Uint8Array): Result<{ body: Uint8Array; meta: EnvelopeMeta; rest: Uint8Array }> {
   if (plain.length < 4) return malformed("no metadata length");
   const metaLength = new DataView(plain.buffer, plain.byteOffset, plain.byteLength).getUint32(0);
   if (metaLength > MAX_META_BYTES || 4 + metaLength > plain.length) return malformed("metadata length out of range");
@@ -85,7 +96,9 @@ export function unframeHandoff(plain: Uint8Array): Result<{ body: Uint8Array; me
   }
   const start = 4 + metaLength;
   if (start + parsed.data.byte_length > plain.length) return malformed("body is shorter than its stated byte_length");
-  return ok({ body: plain.slice(start, start + parsed.data.byte_length), meta: parsed.data });
+  const end = start + parsed.data.byte_length;
+  if (end + (parsed.data.payload_length ?? 0) > plain.length) return malformed("payload is shorter than its stated payload_length");
+  return ok({ body: plain.slice(start, end), meta: parsed.data, rest: plain.subarray(end, end + (parsed.data.payload_length ?? 0)) });
 }
 
 function malformed(what: string): Result<never> {

@@ -40,9 +40,15 @@ const SYNONYMS: Record<SectionKind, { contains: string[]; exact: string[] }> = {
       "checks performed"],
     exact: ["checks", "ci"],
   },
+  failed: {
+    contains: ["tried and failed", "failed approaches", "failed approach", "failed attempts", "what failed",
+      "what didn t work", "what did not work", "didn t work", "did not work", "dead ends", "dead end",
+      "tried but failed", "approaches tried", "attempts that failed", "things tried"],
+    exact: ["tried", "failures", "failed"],
+  },
   warnings: {
     contains: ["warnings", "warning", "caveats", "caveat", "gotchas", "pitfalls", "risks", "known issues",
-      "failed approaches", "dead ends", "watch out"],
+      "watch out"],
     exact: ["careful"],
   },
   references: {

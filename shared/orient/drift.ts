@@ -12,7 +12,7 @@ import type { KernelEvent } from "../kernel/rules.js";
 // drift can never emit a name a manifest may not use.
 
 /** Events beyond the kernel vocabulary, for what ce-handoff metadata and bodies record. */
-export type HandoffEvent = "repository_mismatch" | "repo_root_mismatch" | "worktree_missing" | "path_missing";
+export type HandoffEvent = "repository_mismatch" | "repo_root_mismatch" | "worktree_missing" | "path_missing" | "path_remapped";
 
 export type DriftEvent = KernelEvent | HandoffEvent;
 
@@ -24,6 +24,8 @@ export interface RecordedState {
   dirty?: boolean;
   dirty_tree_sha256?: string;
   worktree_path?: string;
+  /** The capture folder (ce-handoff `cwd`): the sender's worktree when worktree_path is absent. */
+  cwd?: string;
   artifacts?: { path: string; sha256: string }[];
 }
 
@@ -36,21 +38,34 @@ export interface ObservedState {
   head?: string;
   /**
    * How the recorded head relates to the current HEAD: "advanced" = recorded is an ancestor;
-   * "diverged" = not an ancestor, including a commit this clone cannot reach (as kernel's
-   * reference has it); "unknown" = HEAD or git itself cannot be read.
+   * "behind" = HEAD is an ancestor of the recorded commit (a fast-forward away); "diverged" =
+   * neither, including a commit this clone cannot reach; "unknown" = HEAD or git itself cannot
+   * be read. Kernel's reference has only advanced/diverged: "behind" is a case of its diverged.
    */
-  headRelation: "same" | "advanced" | "diverged" | "unknown";
+  headRelation: "same" | "advanced" | "behind" | "diverged" | "unknown";
   /** With "diverged": the recorded commit is not in this clone at all. */
   headUnreachable?: boolean;
   advancedBy?: number;
-  /** Set when HEAD lacks the recorded commit but the recorded branch exists here and holds it. */
-  recordedBranchHoldsHead?: boolean;
+  /** With "behind": commits HEAD lacks. */
+  behindBy?: number;
+  /** The remote a fetch would get the recorded commit from: the one tracking the recorded branch, else the only or `origin`. */
+  fetchRemote?: string;
+  /**
+   * Where the recorded branch exists here when HEAD is not on it: a local branch, or only as
+   * remote-tracking branches (their remotes), and whether it holds the recorded commit.
+   */
+  recordedBranch?: { local: boolean; remotes: string[]; holdsHead: boolean };
   dirty?: boolean;
   dirty_tree_sha256?: string;
   /** undefined: not checked. */
   worktreeExists?: boolean;
   /** Repository-relative paths named in the body that do not exist now. */
   missingPaths: string[];
+  /**
+   * Set when the repository matches but the sender's worktree is another absolute path: its
+   * machine-local paths under it, mapped into this checkout and checked there.
+   */
+  remapped?: { from: string; to: string; paths: { path: string; mapped: string; missing: boolean }[] };
   /** One entry per recorded artifact the client looked at; no sha256 and not missing = unreadable. */
   artifacts: { path: string; sha256?: string; missing: boolean }[];
 }
@@ -66,7 +81,20 @@ export interface DriftItem {
   actual?: string | boolean;
   /** A command that resolves this drift, when there is one (shown to the user, never run). */
   fix?: string;
+  /**
+   * Which case of the event this is, when one event name covers several (kernel's reference calls
+   * a commit not fetched, one HEAD is behind, and a rewritten history all commit_diverged).
+   */
+  case?: DriftCase;
 }
+
+/**
+ * The cases the diagnosis tells apart; docs/resume.md has the table (message, command, exit).
+ * not_fetched: the recorded commit is not in this clone; behind: HEAD is an ancestor of it;
+ * other_branch / remote_branch: the recorded branch (local, or only on a remote) holds it;
+ * diverged: none of these, history rewritten or another line of work.
+ */
+export type DriftCase = "not_fetched" | "behind" | "other_branch" | "remote_branch" | "diverged";
 
 /**
  * Maps recorded and observed state to drift items, in a fixed order: repository, branch,
@@ -96,14 +124,17 @@ export function computeDrift(recorded: RecordedState, observed: ObservedState, o
       message: `${path} is named in the handoff but does not exist in this checkout`,
       path,
     })),
+    ...remapDrift(recorded, observed),
   ];
   return options.kernel ? items.map((item) => (KERNEL_HARD.has(item.event) && item.status !== "ok" ? { ...item, severity: "hard" } : item)) : items;
 }
 
 /**
  * The events kernel's reference `divergence` treats as hard ("diverged": resume stops, exit 1)
- * for a kernel manifest or checkpoint. A ce-handoff keeps them as warnings, apart from
- * commit_diverged, which is hard for every source: its history no longer holds the recorded commit.
+ * for a kernel manifest or checkpoint, whatever the case (its invalidation rules and exit code key
+ * on them). A ce-handoff keeps them as warnings, apart from commit_diverged in its "diverged"
+ * case: a commit not fetched yet, a HEAD behind it, or the work on another branch each has a
+ * command that resolves it, so they are warnings that carry it (docs/resume.md says why).
  */
 export const KERNEL_HARD: ReadonlySet<DriftEvent> = new Set<DriftEvent>([
   "branch_unknown",
@@ -178,14 +209,24 @@ function branchDrift(recorded: RecordedState, observed: ObservedState, kernel: b
   if (observed.branch === expected) {
     return [{ event: "branch_match", status: "ok", severity: "info", message: `on branch '${expected}' as recorded`, expected, actual: observed.branch }];
   }
+  const where = observed.recordedBranch;
+  const fix = where && (where.local || where.remotes.length > 0) ? switchCommand(expected, where) : undefined;
+  const elsewhere = where?.local ? ` (it exists here; switch with: ${fix})` : where && where.remotes.length > 0 ? ` (it exists only on remote ${where.remotes.map((r) => `'${r}'`).join(", ")}; switch with: ${fix})` : "";
   return [{
     event: "branch_diverged",
     status: "drift",
     severity: "warn",
-    message: `on branch '${observed.branch}', the handoff recorded '${expected}'`,
+    message: `on branch '${observed.branch}', the handoff recorded '${expected}'${elsewhere}`,
     expected,
     actual: observed.branch,
+    ...(fix ? { fix, case: where?.local ? "other_branch" : "remote_branch" } : {}),
   }];
+}
+
+/** `git switch <branch>`, which creates a tracking branch from the one remote that has it; with several, which one. */
+function switchCommand(branch: string, where: { local: boolean; remotes: string[] }): string {
+  if (where.local || where.remotes.length === 1) return `git switch ${shellWord(branch)}`;
+  return `git switch --track ${shellWord(`${where.remotes[0] ?? "origin"}/${branch}`)}`;
 }
 
 function commitDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
@@ -201,28 +242,9 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
       const by = observed.advancedBy === undefined ? "" : ` by ${observed.advancedBy} commit${observed.advancedBy === 1 ? "" : "s"}`;
       return [{ event: "commit_advanced", status: "drift", severity: "warn", message: `HEAD advanced${by} since ${short(expected)} (the recorded commit is an ancestor)`, ...base }];
     }
+    case "behind":
     case "diverged":
-      // Another branch, not another history: the work is one `git switch` away.
-      if (observed.recordedBranchHoldsHead && recorded.branch && observed.branch !== recorded.branch) {
-        const fix = `git switch ${shellWord(recorded.branch)}`;
-        return [{
-          event: "commit_diverged",
-          status: "drift",
-          severity: "warn",
-          message: `HEAD ${short(actual ?? "?")} on '${observed.branch ?? "detached HEAD"}' does not contain the recorded commit ${short(expected)}, but branch '${recorded.branch}' here does: the handoff's work is on that branch; switch to it with: ${fix}`,
-          fix,
-          ...base,
-        }];
-      }
-      return [{
-        event: "commit_diverged",
-        status: "drift",
-        severity: "hard",
-        message: observed.headUnreachable
-          ? `the recorded commit ${short(expected)} is not in this clone (not fetched, or history rewritten); HEAD is ${short(actual ?? "?")}`
-          : `HEAD ${short(actual ?? "?")} does not contain the recorded commit ${short(expected)} (history rewritten or another line of work)`,
-        ...base,
-      }];
+      return [divergedCommit(recorded, observed, base)];
     case "unknown":
       return [{
         event: "commit_unknown",
@@ -234,6 +256,50 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
         ...base,
       }];
   }
+}
+
+/**
+ * commit_diverged, the one event kernel's reference has for a HEAD that does not contain the
+ * recorded commit, told apart by case so the message names the reason and the command that
+ * resolves it. Only a truly diverged history is hard for a ce-handoff: fetch, switch and
+ * fast-forward are warnings with their command (kernel sources make them all hard, as its reference).
+ */
+function divergedCommit(recorded: RecordedState, observed: ObservedState, base: { expected: string; actual?: string }): DriftItem {
+  const expected = short(base.expected);
+  const head = short(base.actual ?? "?");
+  const item = (diagnosis: DriftCase, severity: DriftItem["severity"], message: string, fix?: string): DriftItem => ({
+    event: "commit_diverged",
+    status: "drift",
+    severity,
+    message,
+    case: diagnosis,
+    ...(fix ? { fix } : {}),
+    ...base,
+  });
+  if (observed.headUnreachable) {
+    const fix = observed.fetchRemote ? `git fetch ${shellWord(observed.fetchRemote)}` : undefined;
+    return item(
+      "not_fetched",
+      "warn",
+      fix
+        ? `not fetched: the recorded commit ${expected} is not in this clone yet (HEAD is ${head}); fetch it, then resume again: ${fix}`
+        : `not fetched: the recorded commit ${expected} is not in this clone (HEAD is ${head}), and no remote is configured to fetch it from; fetch from where the handoff's author pushed`,
+      fix,
+    );
+  }
+  const where = observed.recordedBranch;
+  if (where?.holdsHead && recorded.branch && observed.branch !== recorded.branch) {
+    const fix = switchCommand(recorded.branch, where);
+    const diagnosis: DriftCase = where.local ? "other_branch" : "remote_branch";
+    const place = where.local ? `branch '${recorded.branch}' here holds it` : `branch '${recorded.branch}' on remote '${where.remotes[0]}' holds it`;
+    return item(diagnosis, "warn", `on another branch: HEAD ${head} on '${observed.branch ?? "detached HEAD"}' does not contain the recorded commit ${expected}, but ${place}; switch to it with: ${fix}`, fix);
+  }
+  if (observed.headRelation === "behind") {
+    const by = observed.behindBy === undefined ? "" : ` by ${observed.behindBy} commit${observed.behindBy === 1 ? "" : "s"}`;
+    const fix = `git merge --ff-only ${expected}`;
+    return item("behind", "warn", `behind${by}: HEAD ${head} is an ancestor of the recorded commit ${expected}, which this clone has; fast-forward with: ${fix}`, fix);
+  }
+  return item("diverged", "hard", `diverged: HEAD ${head} does not contain the recorded commit ${expected}, and neither is an ancestor of the other (history rewritten or another line of work); reconcile by hand, e.g. git log --oneline --graph ${expected} HEAD`);
 }
 
 function dirtyDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
@@ -272,7 +338,8 @@ function dirtyDrift(recorded: RecordedState, observed: ObservedState): DriftItem
 }
 
 function worktreeDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
-  if (!recorded.worktree_path || observed.worktreeExists !== false) return [];
+  // Another clone of the same repository at another path is not a lost worktree: remapDrift says it.
+  if (!recorded.worktree_path || observed.worktreeExists !== false || observed.remapped) return [];
   return [{
     event: "worktree_missing",
     status: "drift",
@@ -280,6 +347,26 @@ function worktreeDrift(recorded: RecordedState, observed: ObservedState): DriftI
     message: `the recorded worktree ${recorded.worktree_path} no longer exists; its machine-local state (uncommitted or ignored files) is gone`,
     path: recorded.worktree_path,
   }];
+}
+
+function remapDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
+  const map = observed.remapped;
+  // Said when it changes something: paths to map, or a recorded worktree not reported missing.
+  if (!map || (map.paths.length === 0 && !recorded.worktree_path)) return [];
+  const count = map.paths.length;
+  const example = map.paths[0] ? ` (${map.paths[0].path} is read here as ${map.paths[0].mapped})` : "";
+  const items: DriftItem[] = [{
+    event: "path_remapped",
+    status: "drift",
+    severity: "info",
+    message: `the handoff was written in ${map.from}; this checkout of the same repository is ${map.to}: ${count} machine-local path${count === 1 ? "" : "s"} under it ${count === 1 ? "is" : "are"} mapped here${example}`,
+    expected: map.from,
+    actual: map.to,
+  }];
+  for (const path of map.paths.filter((p) => p.missing)) {
+    items.push({ event: "path_missing", status: "drift", severity: "warn", message: `${path.mapped} (written as ${path.path}) does not exist in this checkout`, path: path.mapped, expected: path.path });
+  }
+  return items;
 }
 
 function artifactDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {

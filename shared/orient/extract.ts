@@ -27,8 +27,8 @@ export function extractOrientation(doc: SourceDocument): Orientation {
 
 /** Why a source cannot orient a session, by what it lacks. */
 export const MISSING_EXPLANATION = {
-  objective: "no objective: no goal, objective, intent or task section or label, and no title, summary or resume_focus",
-  current_state: "no current state: no current state, status or next-steps section, and no kernel execution entry",
+  objective: "it states no objective: add a section or label named Objective, Goal, Intent or Task (or a title, summary or resume_focus)",
+  current_state: "it says nowhere where things stand: add a section named Current state, Status or Next steps (a kernel manifest: an execution entry)",
 } as const;
 
 export type MissingPart = keyof typeof MISSING_EXPLANATION;
@@ -109,6 +109,7 @@ function bound(o: Orientation): Orientation {
     decisions: list(o.decisions),
     unfinished: list(o.unfinished),
     verification: list(o.verification),
+    failed: list(o.failed),
     warnings: list(o.warnings),
     references: list(o.references),
   };

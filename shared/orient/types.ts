@@ -25,6 +25,8 @@ export interface Orientation {
   unfinished: string[];
   /** Verification performed and failures observed. */
   verification: string[];
+  /** Approaches tried that did not work ("Tried and failed"): not to re-explore without new evidence. */
+  failed: string[];
   warnings: string[];
   references: string[];
 }
@@ -36,6 +38,7 @@ export type SectionKind =
   | "current_state"
   | "unfinished"
   | "verification"
+  | "failed"
   | "warnings"
   | "references";
 
@@ -57,5 +60,5 @@ export const ORIENTATION_LIMITS = {
  * ```
  */
 export function emptyOrientation(): Orientation {
-  return { progress: [], decisions: [], unfinished: [], verification: [], warnings: [], references: [] };
+  return { progress: [], decisions: [], unfinished: [], verification: [], failed: [], warnings: [], references: [] };
 }

@@ -17,7 +17,7 @@ const PART = /(\d+)\s*([wdhms])/gy;
  * parseDuration("7x") // throws HandoffError("invalid_option", "--expires: '7x' is not a duration ...")
  * ```
  */
-export function parseDuration(text: string, flag = "--expires"): number {
+export function parseDuration(text: string, flag = "--expires", whyNotZero = "a link needs at least one second to live"): number {
   const input = text.trim().toLowerCase();
   const invalid = (why: string) =>
     new HandoffError("invalid_option", `${flag}: '${text}' ${why}`, {
@@ -43,7 +43,7 @@ export function parseDuration(text: string, flag = "--expires"): number {
     if (consumed === 0 || consumed !== input.length) throw invalid("is not a duration");
   }
   if (!Number.isSafeInteger(seconds)) throw invalid("is too long");
-  if (seconds === 0) throw invalid("is zero; a link needs at least one second to live");
+  if (seconds === 0) throw invalid(`is zero; ${whyNotZero}`);
   return seconds;
 }
 

@@ -122,7 +122,7 @@ describe("an opened handoff", () => {
 
     await page.click("#copyResume");
     await page.waitForSelector("#actionStatus:has-text('Copied the resume command.')");
-    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(`handoff resume '${url}'`);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe("handoff resume --paste");
     await page.click("#copy");
     await page.waitForSelector("#actionStatus:has-text('Copied the text.')");
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(body);
@@ -148,7 +148,7 @@ describe("an opened handoff", () => {
     await page.evaluate("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'))");
     await page.click("#copyResume");
     await page.waitForSelector("#actionStatus:has-text('Selected the resume command')");
-    expect(await page.evaluate("getSelection().toString()")).toBe(`handoff resume '${url}'`);
+    expect(await page.evaluate("getSelection().toString()")).toBe("handoff resume --paste");
     await page.click("#copy");
     await page.waitForSelector("#actionStatus:has-text('Selected the text')");
     expect(await page.evaluate("getSelection().toString()")).toBe("# Plan\n\nstep one");

@@ -90,14 +90,14 @@ describe("issue 9 defects", () => {
 
   it("13: pinned artifacts and the contract appear in the text orientation too", () => {
     const result = { source: "m.json", format: "kernel.handoff/v1", metadata: {}, sufficient: true, missing: [], drift: [], phases: [], applied_rules: [], hard_divergence: false, next_actions: [], body: "{}",
-      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], warnings: [], references: ["docs/spec.md (contract)"] } } as unknown as OrientationResult;
+      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: ["docs/spec.md (contract)"] } } as unknown as OrientationResult;
     expect(formatOrientation(result)).toContain("docs/spec.md (contract)");
   });
 
   it("15: drift severity is coloured only when colour is allowed", () => {
     const result = { source: "h.md", format: "ce-handoff/v1", metadata: {}, sufficient: true, missing: [], phases: [], applied_rules: [], hard_divergence: true, next_actions: [], body: "",
       drift: [{ event: "commit_diverged", status: "drift", severity: "hard", message: "m" }],
-      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], warnings: [], references: [] } } as unknown as OrientationResult;
+      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: [] } } as unknown as OrientationResult;
     expect(formatOrientation(result, true)).toContain("\u001b[31m[hard]");
     expect(formatOrientation(result, false)).not.toContain("\u001b[");
   });

@@ -75,6 +75,11 @@ describe("handoff resume: discovery shortlist", () => {
     expect(result.candidates).toHaveLength(2);
     expect(result.searched).toMatchObject({ files: 4, relevant: 4 });
     expect(result.filters).toEqual({ keywords: [], max_candidates: 1000, limit: 2 });
+    // Every candidate, not only the first, gets its own copyable resume command.
+    const human = await resume(s.box, ["--limit", "2"], s.plain);
+    for (const [i, candidate] of result.candidates.entries()) {
+      expect(human.stdout).toContain(`${i + 1}.\n\`\`\`\nhandoff resume '${(candidate as { path: string }).path}'\n\`\`\``);
+    }
   });
 
   it("--json has exactly the documented shape", async () => {

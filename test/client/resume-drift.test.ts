@@ -20,6 +20,8 @@ interface DriftItem {
   path?: string;
   expected?: unknown;
   actual?: unknown;
+  case?: string;
+  fix?: string;
 }
 
 const events = (drift: DriftItem[]) => drift.map((d) => `${d.event}:${d.status}`);
@@ -45,7 +47,38 @@ describe("drift of a ce handoff in a real git repository", () => {
     const { box, repo, path } = await ceSetup();
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_match:ok"]);
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_match:ok", "dirty_match:ok"]);
+    expect(result.hard_divergence).toBe(false);
+  });
+
+  it("the capture-time dirty fact: a clean capture then an edit reports dirty_changed; a dirty capture records the diff's sha256", async () => {
+    const { box, repo, path } = await ceSetup();
+    expect(readFileSync(path, "utf8")).toMatch(/^dirty: false$/m);
+    writeFileSync(join(repo, "README.md"), "# App, edited\n");
+    const { code, result } = await resumeJson(box, [path], repo);
+    expect(code).toBe(0);
+    expect(result.drift.find((d: DriftItem) => d.event.startsWith("dirty_"))).toMatchObject({ event: "dirty_changed", severity: "warn", expected: false, actual: true });
+
+    const dirty = await createHandoff(box, repo, CE_BODY, ["--title", "Dirty capture"]);
+    const diff = execFileSync("git", ["diff", "--binary", "HEAD"], { cwd: repo });
+    expect(readFileSync(dirty, "utf8")).toContain(`dirty: true\ndirty_tree_sha256: "${createHash("sha256").update(diff).digest("hex")}"`);
+    const same = await resumeJson(box, [dirty], repo);
+    expect(events(same.result.drift)).toEqual(["branch_match:ok", "commit_match:ok", "dirty_match:ok", "dirty_tree_hash_match:ok"]);
+    writeFileSync(join(repo, "README.md"), "# App, edited again\n");
+    expect(events((await resumeJson(box, [dirty], repo)).result.drift)).toContain("dirty_tree_hash_mismatch:drift");
+  });
+
+  it("HEAD behind the recorded commit (which this clone has): a warning with the fast-forward, exit 0", async () => {
+    const { box, repo } = await ceSetup();
+    const recorded = commit(repo, "work.txt", "done", "work");
+    const path = await createHandoff(box, repo, CE_BODY, ["--title", "Behind"]);
+    git(repo, "reset", "-q", "--hard", "HEAD~1");
+    const { code, result } = await resumeJson(box, [path], repo);
+    expect(code).toBe(0);
+    const item = result.drift.find((d: DriftItem) => d.event === "commit_diverged");
+    expect(item).toMatchObject({ severity: "warn", case: "behind", fix: `git merge --ff-only ${recorded.slice(0, 12)}` });
+    expect(item?.message).toMatch(/^behind by 1 commit: /);
+    expect(result.next_actions[0]).toBe(`fast-forward to the recorded commit first: git merge --ff-only ${recorded.slice(0, 12)}`);
     expect(result.hard_divergence).toBe(false);
   });
 
@@ -55,7 +88,7 @@ describe("drift of a ce handoff in a real git repository", () => {
     const now = commit(repo, "b.txt", "2", "two");
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift"]);
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "dirty_match:ok"]);
     expect(result.drift[1]).toMatchObject({ severity: "warn", expected: head, actual: now });
     expect(result.drift[1].message).toBe(`HEAD advanced by 2 commits since ${head.slice(0, 12)} (the recorded commit is an ancestor)`);
   });
@@ -70,8 +103,9 @@ describe("drift of a ce handoff in a real git repository", () => {
     commit(repo, "work.txt", "second try", "second try");
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(1);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_diverged:drift"]);
-    expect(result.drift[1]).toMatchObject({ severity: "hard", expected: recorded });
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_diverged:drift", "dirty_match:ok"]);
+    expect(result.drift[1]).toMatchObject({ severity: "hard", case: "diverged", expected: recorded });
+    expect(result.drift[1].message).toMatch(/^diverged: /);
     expect(result.hard_divergence).toBe(true);
     expect(result.next_actions[0]).toMatch(/^reconcile the checkout/);
     const human = await resume(box, [path], repo);
@@ -94,8 +128,8 @@ describe("drift of a ce handoff in a real git repository", () => {
     git(repo, "commit", "-q", "-m", "drop refresh");
     const { code, result } = await resumeJson(box, [path], repo);
     expect(code).toBe(0);
-    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "path_missing:drift"]);
-    expect(result.drift[2]).toMatchObject({ path: "src/auth/refresh.ts", severity: "warn" });
+    expect(events(result.drift)).toEqual(["branch_match:ok", "commit_advanced:drift", "dirty_match:ok", "path_missing:drift"]);
+    expect(result.drift[3]).toMatchObject({ path: "src/auth/refresh.ts", severity: "warn" });
     expect(result.next_actions).toContain("check the paths the handoff names that no longer exist");
   });
 

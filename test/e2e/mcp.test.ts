@@ -184,9 +184,12 @@ describe("handoff mcp over stdio with the SDK client", () => {
     const written = ok(await call("create", { body: "just a note", allow_insufficient: true }));
     expect((written.warnings as { code: string }[]).map((w) => w.code)).toContain("insufficient");
     const views = (await call("publish", { path, max_views: 100_000 })).structuredContent as { error: { message: string; hint: string } };
-    expect(views.error.hint).toBe("pass max_views: 1");
-    expect(views.error.message).toMatch(/^max_views must be/);
-    for (const text of [empty.error.hint, thin.error.hint, views.error.hint, views.error.message]) expect(text).not.toMatch(/--[a-z]/);
+    // Rough edge 3: the hint names the bound that was missed, in the tool's words.
+    expect(views.error.hint).toBe("pass at most max_views: 1000");
+    expect(views.error.message).toBe("max_views must be a whole number from 1 to 1000, got '100000'");
+    const none = (await call("publish", { path, max_views: 0 })).structuredContent as { error: { message: string; hint: string } };
+    expect(none.error.hint).toBe("pass at least max_views: 1");
+    for (const text of [empty.error.hint, thin.error.hint, views.error.hint, views.error.message, none.error.hint]) expect(text).not.toMatch(/--[a-z]/);
   });
 });
 

@@ -207,7 +207,7 @@ describe("publish on host A, resume on host B", () => {
     expect(run.code, run.stderr).toBe(0);
     const result = json(run);
     expect(Object.keys(result).sort()).toEqual(["expires_at", "id", "max_views", "passphrase", "path", "redaction", "resume_command", "revoke_command", "scope", "url", "warnings"]);
-    expect(result).toMatchObject({ path: file, max_views: 3, scope: "link", resume_command: `handoff resume '${result.url as string}'` });
+    expect(result).toMatchObject({ path: file, max_views: 3, scope: "link", passphrase: false, resume_command: "handoff resume --paste" });
     expect(Date.parse(result.expires_at as string) - Date.now()).toBeGreaterThan(55 * 60_000);
     expect(run.stdout).not.toMatch(/hdo_/);
     // The file itself is never changed by publishing.

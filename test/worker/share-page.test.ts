@@ -48,7 +48,7 @@ describe("GET /h/:id", () => {
     expect(csp.get("style-src")).toBe(`'sha256-${btoa(String.fromCharCode(...digest))}'`);
     // Without JavaScript the page still says how to open the link.
     expect(html).toContain("<noscript>");
-    expect(html).toContain("handoff resume '");
+    expect(html).toContain("handoff resume --paste");
   });
 
 });

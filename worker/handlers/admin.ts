@@ -32,7 +32,12 @@ export async function createTeam(c: AppContext): Promise<Response> {
   await admitOperator(c);
   const parsed = createTeamRequestSchema.safeParse(await c.req.json().catch(() => undefined));
   if (!parsed.success) {
-    throw new HandoffError("invalid_document", `the body must be {"name": "<team>"}: ${parsed.error.issues[0]!.message}`);
+    const issue = parsed.error.issues[0]!;
+    // A name that breaks the naming rule is the operator's input, not a malformed body: say the rule.
+    if (issue.path.length === 1 && issue.path[0] === "name" && issue.code !== "invalid_type") {
+      throw new HandoffError("invalid_option", `team name: ${issue.message}`, { hint: "pick a name like 'platform-team'", details: { option: "name" } });
+    }
+    throw new HandoffError("invalid_document", `the body must be {"name": "<team>"}: ${issue.message}`);
   }
   const name = parsed.data.name;
   const now = Date.now();

@@ -24,6 +24,7 @@ export const PAGE_IDS = [
   "card",
   "copyResume",
   "download",
+  "downloadChanges",
   "copy",
   "viewSource",
   "forget",

@@ -61,6 +61,7 @@ export function sharePageHtml(id: string): string {
 <div class="actions">
 <button type="button" class="primary" id="${i("copyResume")}">Copy resume command</button>
 <button type="button" id="${i("download")}">Download</button>
+<button type="button" id="${i("downloadChanges")}" hidden>Download changes</button>
 <button type="button" id="${i("copy")}">Copy text</button>
 <button type="button" id="${i("viewSource")}" aria-controls="${i("source")}" aria-expanded="false">View source</button>
 <button type="button" id="${i("forget")}">Forget this copy</button>
@@ -76,8 +77,8 @@ export function sharePageHtml(id: string): string {
 </article>
 <section id="${i("cli")}" aria-labelledby="cli-title">
 <h2 id="cli-title">Resume it with the CLI</h2>
-<p>Pass the <strong>full link, including everything after <code>#</code></strong>. Opening it there counts one view too.</p>
-<pre id="${i("resume")}">handoff resume '&lt;the full link, including the part after #&gt;'</pre>
+<p>Run this, then paste the <strong>full link, including everything after <code>#</code></strong>, at its prompt (it is not shown, and never lands in your shell history). Opening it there counts one view too.</p>
+<pre id="${i("resume")}">handoff resume --paste</pre>
 </section>
 </main>
 <footer class="foot"><p>The link may be limited in time, in views, or to a team, and its owner can revoke it. Treat it as a secret: whoever holds it can read the handoff until its limits run out. Do not pass it through a URL shortener or a chat that unfurls links.</p></footer>

@@ -39,7 +39,9 @@ export const command = implement<typeof createSpec>()({
     // does): say so rather than drop them silently.
     if (format === "kernel" && (focus !== undefined || keywords.length > 0)) {
       throw new HandoffError("usage", `--format kernel has no place for ${focus !== undefined ? "FOCUS words" : "--keyword"}: a kernel.handoff/v1 manifest refuses keys its schema does not know`, {
-        hint: "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase), and drop --keyword",
+        hint: focus !== undefined
+          ? "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase)"
+          : "drop --keyword: discovery finds a manifest by its identity.name (--title) and objective.goal",
       });
     }
     // A body read from a file to be published is a send: judged as the guard judges it.
@@ -47,6 +49,9 @@ export const command = implement<typeof createSpec>()({
     if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
     // --from-transcript with --body-file or --format kernel is refused by the spec's conflicts.
     const transcript = flags["from-transcript"];
+    if (flags["with-changes"] && format === "kernel") {
+      throw new HandoffError("usage", "--with-changes goes with a ce-handoff (the default format): a kernel manifest lives in the repository it describes", { hint: "publish the manifest with: handoff publish <manifest> --with-changes" });
+    }
     // Git is read once: the draft needs the repository's top level to write paths relative to it.
     const git = captureGit(ctx.cwd, ctx.env);
     git.catch(() => undefined);
@@ -56,15 +61,24 @@ export const command = implement<typeof createSpec>()({
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
         ? await (await import("../../ops/create/kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
-        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, ...common }, deps);
+        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, withChanges: flags["with-changes"] === true, ...common }, deps);
     if (!publishFlags || !publishing) return created.result;
     const { publishDocument } = await publishing;
     // The document just written is published from memory: nothing is read back from disk, and
     // it was redacted once already (the publish keeps that summary instead of scanning again).
-    const published = await publishDocument(
-      { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...publishFlags, redact: !flags["no-redact"] },
-      { env: ctx.env, home: ctx.home, progress: ctx.progress },
-    );
+    let published: PublishResult;
+    try {
+      published = await publishDocument(
+        { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes } : {}), ...publishFlags, redact: !flags["no-redact"] },
+        { env: ctx.env, home: ctx.home, progress: ctx.progress },
+      );
+    } catch (error) {
+      // The handoff was written: what a successful create says about it (redaction, warnings,
+      // retention) still holds, and is said before the publish error.
+      const report = created.result.format === CE_CONTRACT ? formatCreateReport(created.result as CreateResult, { closing: false }) : formatKernelReport(created.result as KernelCreateResult, { closing: false });
+      io.err(report);
+      throw error;
+    }
     return { ...created.result, published, resume_command: published.resume_command, local_resume_command: created.result.resume_command };
   },
   human(result, { json }) {

@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { NO_REDACT, PUBLISH_FLAGS } from "../flags.js";
+import { NO_REDACT, PUBLISH_FLAGS, WITH_CHANGES } from "../flags.js";
 
 /** On create, the link options only mean something with --publish. */
 const PUBLISHING_FLAGS = {
@@ -36,6 +36,7 @@ A body resume would call insufficient is refused (exit 1, nothing written) unles
     publish: { type: "boolean", conflicts: ["local"], description: "Then publish it, end-to-end encrypted, and print a share URL (the local handoff is kept whatever happens)." },
     ...PUBLISHING_FLAGS,
     local: { type: "boolean", description: "Never contact a server (the default without --publish)." },
+    "with-changes": WITH_CHANGES,
     "no-redact": NO_REDACT,
   },
   exits: { 0: "written (and published)", 1: "empty, invalid or insufficient body (nothing written)", 2: "usage", 3: "unreadable body or transcript, unsafe store, failed write or publish" },

@@ -23,7 +23,10 @@ export const command = implement<typeof pruneSpec>()({
     if (flags["older-than"] === undefined && !auto) {
       throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d', or 'handoff prune --auto' for automatic handoffs (add --dry-run to see what it would delete)" });
     }
-    const seconds = flags["older-than"] === undefined ? AUTO_EXPIRY_MS / 1000 : parseDuration(flags["older-than"], "--older-than");
+    const seconds =
+      flags["older-than"] === undefined
+        ? AUTO_EXPIRY_MS / 1000
+        : parseDuration(flags["older-than"], "--older-than", "prune removes handoffs older than an age of at least one second (--older-than 1s removes all but this second's)");
     const cutoff = ctx.now().getTime() - seconds * 1000;
     const { entries, warnings } = listStore(ctx.env);
     // listStore keeps only entries whose created_at parses; one that did not would be kept, never deleted.

@@ -15,7 +15,7 @@ export const command = implement<typeof publishSpec>()({
     assertMayAccess(path, "send", { cwd: ctx.cwd, home: ctx.env.HOME });
     // Asked before anything is read or sent, so a mistyped passphrase stops here with nothing sent.
     const passphrase = flags.passphrase ? await readPassphrase(io, { confirm: true }) : undefined;
-    const options = { path, ...readPublishFlags(flags), redact: !flags["no-redact"], ...(passphrase === undefined ? {} : { passphrase }) };
+    const options = { path, ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: ctx.cwd, ...(passphrase === undefined ? {} : { passphrase }) };
     const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;

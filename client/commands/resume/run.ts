@@ -8,38 +8,57 @@ import type { resumeSpec } from "./spec.js";
 import type { DiscoveryResult } from "../../ops/discover/discover.js";
 import { discoverShortlist } from "../../ops/discover/shortlist.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
-import { classifySource, orientSource, peekSource, readSource, type Selection } from "../../ops/orient/source.js";
-import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
-import type { PassphraseSource } from "../../lib/share-source.js";
-import { readPassphrase } from "../../platform/secret-input.js";
-import { isHandoffId } from "../../../shared/ids/handoff-id.js";
-import { type Io, readStdin } from "../../platform/io.js";
 import type { RunContext } from "../../lib/run-context.js";
+import type { PassphraseSource } from "../../lib/share-source.js";
+import { type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
+import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
+import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
+import { readPassphrase } from "../../platform/secret-input.js";
+import { type Io, readStdin } from "../../platform/io.js";
+import { shellQuote } from "../../../shared/ce/resume-command.js";
+import { isHandoffId } from "../../../shared/ids/handoff-id.js";
+import { urlAndPassphraseFromStdin, urlFromPrompt, urlFromStdin } from "../url-input.js";
 import { formatNothingFound, formatOrientation, formatShortlist, formatTeamShortlist } from "./format.js";
 import { oneLine } from "../../platform/terminal.js";
+
+/** How a script gives a passphrase link and its passphrase, neither on the command line. */
+const PASSPHRASE_EXAMPLE = "printf '%s\\n%s' \"$URL\" \"$PASSPHRASE\" | handoff resume --url-stdin --passphrase";
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
   | ({ kind: "team" } & TeamDiscoveryResult)
-  | ({ kind: "orientation" } & OrientationResult)
+  | ({ kind: "orientation" } & OrientationResult & ChangesFacts)
   | ({ kind: "peek" } & HandoffMeta);
 
 export const command = implement<typeof resumeSpec>()({
   async run({ flags, positionals, io, ctx }): Promise<ResumeResult> {
     const limit = intFlag("limit", flags.limit, 1, 100) ?? 5;
     const maxCandidates = intFlag("max-candidates", flags["max-candidates"], 1, 1_000_000) ?? 1000;
-    if (flags.passphrase && (flags["url-stdin"] || flags.peek || flags.in !== undefined)) {
-      throw new HandoffError("usage", "--passphrase reads the passphrase from stdin: it goes with a share URL on the command line, without --url-stdin, --peek or --in", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
+    if (flags.passphrase && (flags.peek || flags.in !== undefined)) {
+      throw new HandoffError("usage", "--passphrase reads the passphrase from stdin: it goes with a share URL, without --peek or --in", { hint: PASSPHRASE_EXAMPLE });
     }
     if (flags["url-stdin"]) {
       if (positionals.length > 0) {
         throw new HandoffError("usage", "--url-stdin reads the share URL from stdin: pass no SOURCE or keywords with it", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
       }
-      const selection = await urlFromStdin(io);
+      if (flags.passphrase) {
+        const { passphrase, ...input } = await urlAndPassphraseFromStdin(io, "resume");
+        return orientation({ kind: "url", ...input }, "handoff resume --url-stdin --passphrase", flags["apply-changes"] === true, io, ctx, { given: passphrase });
+      }
+      const selection = { kind: "url" as const, ...(await urlFromStdin(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
-      return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx, undefined, askPassphrase(io)), ctx)) };
+      return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io, ctx, askPassphrase(io));
     }
-    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek || flags.passphrase), io, ctx);
+    if (flags.paste) {
+      if (positionals.length > 0) {
+        throw new HandoffError("usage", "--paste asks for the share URL: pass no SOURCE or keywords with it", { hint: "handoff resume --paste" });
+      }
+      const selection = { kind: "url" as const, ...(await urlFromPrompt(io, "resume")) };
+      if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
+      const passphrase: PassphraseSource = flags.passphrase ? { given: await readPassphrase(io, { confirm: false }) } : askPassphrase(io);
+      return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io, ctx, passphrase);
+    }
+    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek || flags.passphrase), flags["apply-changes"] === true, io, ctx);
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(ctx.cwd, flags.in), "--in");
     let keywords = positionals;
@@ -51,14 +70,15 @@ export const command = implement<typeof resumeSpec>()({
       } else if (selection.kind !== "keywords") {
         if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
         if (rest.length > 0) throw new HandoffError("usage", "a SOURCE is resumed alone: extra words after it are not keywords", { hint: `run 'handoff resume ${first}'` });
-        if (flags.passphrase && selection.kind !== "url") throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
-        const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
+        if (flags.passphrase && selection.kind !== "url") throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: PASSPHRASE_EXAMPLE });
         const passphrase: PassphraseSource = flags.passphrase ? { given: await readPassphrase(io, { confirm: false }) } : askPassphrase(io);
-        return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx, stdin, passphrase), ctx)) };
+        const again = selection.kind === "url" ? "handoff resume --paste" : selection.kind === "file" ? `handoff resume ${shellQuote(selection.path)}` : "handoff resume -";
+        return orientation(selection, again, flags["apply-changes"] === true, io, ctx, passphrase);
       }
     }
+    if (flags["apply-changes"]) throw new HandoffError("usage", "--apply-changes goes with a SOURCE that carries a changes bundle", { hint: "run 'handoff resume <file-or-url> --apply-changes'" });
     if (flags.peek) throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
-    if (flags.passphrase) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s' \"$PASSPHRASE\" | handoff resume '<url>' --passphrase" });
+    if (flags.passphrase) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: PASSPHRASE_EXAMPLE });
     const result = await discoverShortlist({ boundary, keywords, limit, maxCandidates }, ctx);
     return { kind: "discovery", ...result };
   },
@@ -77,7 +97,9 @@ export const command = implement<typeof resumeSpec>()({
     }
     if (result.kind === "orientation") {
       const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
-      return { out: formatOrientation(result, color), ...(left ? { err: left } : {}) };
+      const notApplied = result.changes_not_applied ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}` : undefined;
+      const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
+      return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     const { overBound } = result.searched.skipped;
@@ -92,10 +114,23 @@ export const command = implement<typeof resumeSpec>()({
   outcome(result) {
     if (result.kind === "peek") return "ok";
     if (result.kind === "discovery" || result.kind === "team") return result.candidates.length === 0 ? "nothing_found" : "ok";
-    if (result.hard_divergence) return "diverged";
+    if (result.hard_divergence || result.changes_not_applied) return "diverged";
     return result.sufficient ? "ok" : "insufficient";
   },
 });
+
+/**
+ * Orientation from one selected source, with what its changes bundle holds and, with `apply`,
+ * the bundle applied (or why not: the orientation is still returned, since reading a share
+ * link spent a view).
+ */
+async function orientation(selection: SourceSelection, again: string, apply: boolean, io: Io, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<ResumeResult> {
+  const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
+  const text = await readSource(selection, ctx, stdin, passphrase);
+  const result = await orientSource(selection, text, ctx);
+  const facts = await sourceChanges(selection, text, again, apply, ctx);
+  return { kind: "orientation", ...result, ...facts };
+}
 
 /**
  * On a terminal, a passphrase link's passphrase is asked for once the server says it needs one
@@ -115,7 +150,7 @@ function askPassphrase(io: Io): PassphraseSource {
  * `resume --team [KEYWORDS...]`: the team inbox's shortlist; `resume --team ID` with the id of a
  * live entry resumes it (one view), through its card's share key.
  */
-async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, io: Io, ctx: RunContext): Promise<ResumeResult> {
+async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, apply: boolean, io: Io, ctx: RunContext): Promise<ResumeResult> {
   if (otherSource) throw new HandoffError("usage", "--team searches the team inbox: it goes without --in, --peek or --passphrase", { hint: "run 'handoff resume --team [KEYWORDS...]'" });
   const team = await import("../../ops/orient/team-source.js");
   const [only] = positionals;
@@ -123,25 +158,11 @@ async function resumeTeam(positionals: string[], limit: number, otherSource: boo
     const url = await team.teamShareUrl(only, ctx);
     if (url !== undefined) {
       const selection = { kind: "url" as const, url, label: url.replace(/#.*$/s, "") };
-      return { kind: "orientation", ...(await orientSource(selection, await readSource(selection, ctx, undefined, askPassphrase(io)), ctx)) };
+      return orientation(selection, `handoff resume --team ${only}`, apply, io, ctx, askPassphrase(io));
     }
   }
+  if (apply) throw new HandoffError("usage", "--apply-changes goes with one team entry: pass its id", { hint: "run 'handoff resume --team ID --apply-changes' with an id from 'handoff resume --team'" });
   return { kind: "team", ...(await team.discoverTeam({ keywords: positionals, limit }, ctx)) };
-}
-
-/** A share URL is short; more than this on stdin is not one. */
-const URL_STDIN_LIMIT = 8 * 1024;
-
-/** `--url-stdin`: exactly one http(s) URL on stdin (surrounding whitespace and one newline allowed). */
-async function urlFromStdin(io: Io): Promise<Selection & { kind: "url" }> {
-  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  const bytes = await readStdin(io, URL_STDIN_LIMIT);
-  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin: stdin holds more than ${URL_STDIN_LIMIT} bytes, which is not one share URL`, { hint: "pipe only the URL" });
-  const url = new TextDecoder().decode(bytes).trim();
-  if (url === "" || /\s/.test(url) || !/^https?:\/\//i.test(url)) {
-    throw new HandoffError("usage", "--url-stdin: stdin must hold one http(s) share URL and nothing else", { hint: "printf '%s' \"$URL\" | handoff resume --url-stdin" });
-  }
-  return { kind: "url", url, label: url.replace(/#.*$/s, "") };
 }
 
 function folder(path: string, flag: string): string {

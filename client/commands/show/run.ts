@@ -17,8 +17,15 @@ export interface ShowResult {
 }
 
 export const command = implement<typeof showSpec>()({
-  async run({ positionals, ctx }): Promise<ShowResult> {
-    const source = positionals[0]!;
+  async run({ flags, positionals, io, ctx }): Promise<ShowResult> {
+    const fromStdin = flags["url-stdin"] === true;
+    const fromPrompt = flags.paste === true;
+    if ((fromStdin || fromPrompt) && (positionals.length > 0 || (fromStdin && fromPrompt))) {
+      throw new HandoffError("usage", `${fromStdin ? "--url-stdin" : "--paste"} reads the share URL itself: pass no PATH or URL with it, and only one of --url-stdin and --paste`, { hint: "printf '%s' \"$URL\" | handoff show --url-stdin" });
+    }
+    if (!fromStdin && !fromPrompt && positionals.length === 0) throw new HandoffError("usage", "show needs a handoff file or share URL", { hint: "run 'handoff show FILE', or for a link: handoff show --paste" });
+    const input = fromStdin || fromPrompt ? await (await import("../url-input.js"))[fromStdin ? "urlFromStdin" : "urlFromPrompt"](io, "show") : undefined;
+    const source = input?.url ?? positionals[0]!;
     if (isShareUrl(source)) {
       const { readShareUrl } = await import("../../lib/share-source.js");
       const shared = await readShareUrl(source, ctx);

@@ -1,4 +1,6 @@
-
+import { rmSync } from "node:fs";
+import { basename } from "node:path";
+import { type ChangesBundle, type ChangesSummary, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../../shared/document/sniff.js";
 import { CE_CONTRACT, type CeFields, FRONTMATTER_MAX_BYTES, MAX_KEYWORDS } from "../../../shared/ce/contract.js";
@@ -11,7 +13,7 @@ import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../.
 import { GENERAL_NAMESPACE } from "../../../shared/repo/namespace.js";
 import { slug } from "../../../shared/text/slug.js";
 import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
-import type { GitCapture } from "../../lib/git.js";
+import { dirtyTreeSha256, type GitCapture } from "../../lib/git.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
@@ -31,6 +33,8 @@ export interface CreateOptions {
   redact?: boolean;
   /** Write a body resume would call insufficient (else it is refused and nothing is written). */
   allowInsufficient?: boolean;
+  /** --with-changes: capture the uncommitted work as a bundle beside the handoff. */
+  withChanges?: boolean;
 }
 
 export interface CreateDeps {
@@ -43,6 +47,8 @@ export interface Created<R> {
   result: R;
   document: string;
   label: DocumentLabel;
+  /** The changes bundle's bytes, when --with-changes captured one (also written beside the handoff). */
+  changes?: Uint8Array;
 }
 
 export interface CreateWarning {
@@ -63,6 +69,8 @@ export interface CreateResult {
   /** Secrets replaced by [REDACTED:<rule>] before anything was written: counts and places, never values. */
   redaction: RedactionSummary;
   git?: Pick<GitCapture, "branch" | "head" | "detached" | "dirty" | "upstream" | "ahead" | "namespace">;
+  /** --with-changes: the bundle written beside the handoff (0600) and what it holds. */
+  changes?: { path: string } & ChangesSummary;
 }
 
 export const NOT_REDACTED_WARNING: CreateWarning = {
@@ -101,6 +109,8 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     });
   }
   const git = await deps.captureGit(options.cwd, options.env);
+  // Captured (and scanned) before anything is written: over a cap, nothing is.
+  const bundle = options.withChanges ? await changesOf(git, options.env) : undefined;
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
@@ -116,17 +126,13 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   };
   if (options.focus) metadata.resume_focus = clean("resume_focus", options.focus);
   if (git) Object.assign(metadata, gitFields(git));
-
-  // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
-  // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
-  const fitted = fitFrontmatter(metadata);
-  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git)}\n` : body);
-  const bytes = new TextEncoder().encode(document);
+  // The capture-time dirty fact, so resume can report dirty_changed for the handoffs we write.
+  if (git?.head) {
+    metadata.dirty = git.dirty > 0;
+    if (git.dirty > 0) metadata.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, options.env);
+  }
 
   const warnings: CreateWarning[] = [];
-  if (fitted.shortened.length > 0) {
-    warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
-  }
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   // The same verdict resume will give, told to the agent that can still fix it, before anything
   // is written: a refused body leaves no file, so the retry is the only handoff.
@@ -143,7 +149,26 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${what}; written anyway (--allow-insufficient)` });
   }
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
-  const written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  // The bundle goes beside the handoff, 0600, and the handoff names it (a bare file name).
+  const bundleBytes = bundle ? encodeChanges(bundle) : undefined;
+  const bundlePath = bundleBytes ? writeExclusive(target.dir, target.stem, ".changes", bundleBytes).path : undefined;
+  if (bundlePath) metadata.changes = basename(bundlePath);
+
+  // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
+  // Discovery reads only the first 64 lines / 16 KiB: what create writes must stay indexable.
+  const fitted = fitFrontmatter(metadata);
+  const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git, bundle !== undefined)}\n` : body);
+  const bytes = new TextEncoder().encode(document);
+  if (fitted.shortened.length > 0) {
+    warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
+  }
+  let written: ReturnType<typeof writeExclusive>;
+  try {
+    written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+  } catch (error) {
+    if (bundlePath) rmSync(bundlePath, { force: true });
+    throw error;
+  }
   if (written.takenName && options.to !== undefined) {
     warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   }
@@ -165,7 +190,11 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
     const { branch, head, detached, dirty, upstream, ahead, namespace } = git;
     result.git = { branch, head, detached, dirty, upstream, ahead, namespace };
   }
-  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at } };
+  if (bundle && bundlePath) {
+    result.changes = { path: bundlePath, ...summarizeChanges(bundle) };
+    for (const file of bundle.manifest.left_out) warnings.push({ code: "changes_left_out", message: `--with-changes left ${file.path} out: ${file.reason}` });
+  }
+  return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at }, ...(bundleBytes ? { changes: bundleBytes } : {}) };
 }
 
 /**
@@ -201,10 +230,22 @@ function gitFields(git: GitCapture): Partial<CeFields> {
 }
 
 /** A closing section for a handoff written from a dirty checkout. */
-function uncommittedNote(git: GitCapture): string {
+function uncommittedNote(git: GitCapture, bundled: boolean): string {
   const count = `${git.dirty} uncommitted change${git.dirty === 1 ? "" : "s"}`;
   const where = git.branch ? `on branch ${git.branch}` : "on a detached HEAD";
-  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. They are not in git history: another checkout has them only if they were committed and pushed since.`;
+  const travel = bundled
+    ? "They travel with this handoff as a changes bundle: resume with --apply-changes to apply them (never done without being asked)."
+    : "They are not in git history: another checkout has them only if they were committed and pushed since.";
+  return `## Uncommitted changes at capture\n\nThe sender's checkout had ${count} ${where} when this handoff was written. ${travel}`;
+}
+
+/** --with-changes needs a checkout with a commit to capture the changes against. */
+async function changesOf(git: GitCapture | undefined, env: Env): Promise<ChangesBundle> {
+  if (!git?.head) {
+    throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", { hint: "run it in the checkout, or leave out --with-changes" });
+  }
+  const { captureChanges } = await import("../../lib/changes/capture.js");
+  return captureChanges(git.toplevel, env);
 }
 
 interface Target {

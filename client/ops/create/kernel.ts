@@ -82,15 +82,19 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   const now = deps.now();
   const notes: string[] = [];
   const dirty = git.dirty > 0;
+  // Listings title a manifest by identity.name: the objective says what it is about, the folder
+  // name ("repo") says nothing; the folder is the last resort.
+  const goal = (partial as { objective?: { goal?: unknown } } | undefined)?.objective?.goal;
+  const fallback = typeof goal === "string" && goal.trim() !== "" ? [...goal.trim().replace(/\s+/g, " ")].slice(0, 80).join("") : basename(git.toplevel);
   const captured = {
-    name: name ?? basename(git.toplevel),
+    name: name ?? fallback,
     created: kernelTimestamp(now),
     branch: git.branch ?? "HEAD",
     commit: git.head,
     dirty,
     artifacts: options.pins.map((pin) => pinArtifact(resolve(options.cwd, pin), git.toplevel)),
   };
-  if (name === undefined) notes.push(`identity.name defaults to the repository folder "${captured.name}" unless the partial names one; pass --title to choose it`);
+  if (name === undefined) notes.push(`identity.name defaults to ${fallback === basename(git.toplevel) ? "the repository folder" : "the objective's goal"} "${captured.name}" unless the partial names one; pass --title to choose it`);
 
   const target = kernelTarget(options, git.toplevel, KERNEL_DIR, captured.name, now);
   const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../../shared/orient/drift.js";
-import { referencedPaths } from "../../../shared/orient/paths.js";
+import { scanPaths } from "../../../shared/orient/paths.js";
 import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { runGit } from "../../platform/git.js";
 import { readRegularFile } from "../../platform/read-file.js";
@@ -31,8 +31,11 @@ export function recordedState(metadata: Record<string, unknown>, manifest: unkno
   assign("branch", str(provenance?.branch) ?? str(metadata.branch));
   assign("head", str(provenance?.commit) ?? str(metadata.head));
   assign("worktree_path", str(metadata.worktree_path));
-  if (typeof provenance?.dirty === "boolean") recorded.dirty = provenance.dirty;
-  assign("dirty_tree_sha256", str(provenance?.dirty_tree_sha256));
+  assign("cwd", str(metadata.cwd));
+  // A kernel manifest's provenance, else the capture facts our ce-handoff frontmatter carries.
+  const dirty = provenance?.dirty ?? metadata.dirty;
+  if (typeof dirty === "boolean") recorded.dirty = dirty;
+  assign("dirty_tree_sha256", str(provenance?.dirty_tree_sha256) ?? (provenance ? undefined : str(metadata.dirty_tree_sha256)));
   if (Array.isArray(provenance?.artifacts)) {
     recorded.artifacts = provenance.artifacts
       .filter((a): a is { path: string; sha256: string } => typeof a?.path === "string" && typeof a?.sha256 === "string")
@@ -58,10 +61,11 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
   if (git.head) observed.head = git.head;
 
   if (recorded.head && git.head) Object.assign(observed, await headRelation(recorded.head, git, env));
-  if (observed.headRelation === "diverged" && recorded.head && recorded.branch && /^[^-]/.test(recorded.branch)) {
-    // Does the recorded branch exist here and hold the recorded commit? Then a switch resolves it.
-    const holds = await run(["merge-base", "--is-ancestor", recorded.head, `refs/heads/${recorded.branch}`], git.toplevel, env);
-    if (holds.code === 0) observed.recordedBranchHoldsHead = true;
+  const branchName = recorded.branch && /^[^-]/.test(recorded.branch) && !/[\s~^:?*[\\]|\.\.|@\{/.test(recorded.branch) ? recorded.branch : undefined;
+  if (branchName && observed.branch !== branchName) Object.assign(observed, await whereIsBranch(branchName, recorded.head, observed, git.toplevel, env));
+  if (observed.headUnreachable) {
+    const remote = await fetchRemote(branchName, observed.branch, git.toplevel, env);
+    if (remote) observed.fetchRemote = remote;
   }
   if (recorded.dirty_tree_sha256 && observed.dirty) observed.dirty_tree_sha256 = await dirtyTreeSha256(git.toplevel, env);
   if (recorded.worktree_path) observed.worktreeExists = lstatSync(recorded.worktree_path, { throwIfNoEntry: false }) !== undefined;
@@ -69,10 +73,13 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
   // Paths are only meaningful in the repository the handoff was about.
   const sameRepository = !recorded.repo_root_sha || !git.repo_root_sha || recorded.repo_root_sha === git.repo_root_sha;
   if (sameRepository) {
-    for (const path of referencedPaths(body)) {
+    const { relative: named, absolute } = scanPaths(body);
+    for (const path of named) {
       const full = inside(git.toplevel, path);
       if (full && lstatSync(full, { throwIfNoEntry: false }) === undefined) observed.missingPaths.push(path);
     }
+    const remapped = remapPaths(recorded, absolute, git.toplevel);
+    if (remapped) observed.remapped = remapped;
   }
   for (const artifact of recorded.artifacts ?? []) {
     const full = inside(git.toplevel, artifact.path);
@@ -117,6 +124,31 @@ async function dirtyBesides(toplevel: string, sourcePath: string, env: Env): Pro
   return false;
 }
 
+/**
+ * The sender's worktree (worktree_path, else the capture cwd) when it is not this checkout's
+ * top folder, with the body's machine-local paths under it mapped into this checkout. Only for
+ * a handoff that recorded which repository it was about (the caller checked it is this one).
+ */
+function remapPaths(recorded: RecordedState, absolute: string[], toplevel: string): ObservedState["remapped"] {
+  const from = (recorded.worktree_path ?? recorded.cwd)?.replace(/\/+$/, "");
+  if (!from?.startsWith("/") || (!recorded.repo_root_sha && !recorded.repository)) return undefined;
+  if (from === toplevel) return undefined;
+  try {
+    if (realpathSync(from) === realpathSync(toplevel)) return undefined;
+  } catch {
+    // The sender's folder does not exist here: the usual case on another machine.
+  }
+  const paths = absolute
+    .filter((path) => path.startsWith(`${from}/`))
+    .map((path) => {
+      const rel = path.slice(from.length + 1).replace(/\/+$/, "");
+      const full = inside(toplevel, rel);
+      return full === undefined ? undefined : { path, mapped: full, missing: lstatSync(full, { throwIfNoEntry: false }) === undefined };
+    })
+    .filter((p): p is { path: string; mapped: string; missing: boolean } => p !== undefined);
+  return { from, to: toplevel, paths };
+}
+
 /** A repo-relative path resolved inside the checkout, or undefined when it would escape it. */
 function inside(toplevel: string, path: string): string | undefined {
   if (isAbsolute(path)) return undefined;
@@ -125,7 +157,7 @@ function inside(toplevel: string, path: string): string | undefined {
   return rel === undefined || rel === "" ? undefined : full;
 }
 
-async function headRelation(recordedHead: string, git: GitCapture, env: Env): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "headUnreachable">> {
+async function headRelation(recordedHead: string, git: GitCapture, env: Env): Promise<Pick<ObservedState, "headRelation" | "advancedBy" | "behindBy" | "headUnreachable">> {
   // Not a commit id this clone can name (too short, or not hex, so never handed to git): as
   // unreachable as a commit it lacks, which kernel's reference calls commit_diverged.
   if (!HEX_COMMIT.test(recordedHead)) return { headRelation: "diverged", headUnreachable: true };
@@ -133,11 +165,50 @@ async function headRelation(recordedHead: string, git: GitCapture, env: Env): Pr
   const known = await run(["cat-file", "-e", `${recordedHead}^{commit}`], git.toplevel, env);
   if (known.code !== 0) return { headRelation: "diverged", headUnreachable: true };
   const ancestor = await run(["merge-base", "--is-ancestor", recordedHead, "HEAD"], git.toplevel, env);
-  if (ancestor.code === 1) return { headRelation: "diverged" };
+  if (ancestor.code === 1) {
+    // HEAD an ancestor of the recorded commit: the receiver is behind, one fast-forward away.
+    const behind = await run(["merge-base", "--is-ancestor", "HEAD", recordedHead], git.toplevel, env);
+    if (behind.code !== 0) return { headRelation: "diverged" };
+    const count = await run(["rev-list", "--count", `HEAD..${recordedHead}`], git.toplevel, env);
+    const behindBy = Number(count.stdout.trim());
+    return count.code === 0 && Number.isFinite(behindBy) ? { headRelation: "behind", behindBy } : { headRelation: "behind" };
+  }
   if (ancestor.code !== 0) return { headRelation: "unknown" };
   const count = await run(["rev-list", "--count", `${recordedHead}..HEAD`], git.toplevel, env);
   const advancedBy = Number(count.stdout.trim());
   return Number.isFinite(advancedBy) && count.code === 0 ? { headRelation: "advanced", advancedBy } : { headRelation: "advanced" };
+}
+
+/** Whether the recorded branch exists here (locally, or only as remote-tracking branches) and holds the recorded commit. */
+async function whereIsBranch(branch: string, recordedHead: string | undefined, observed: ObservedState, toplevel: string, env: Env): Promise<Pick<ObservedState, "recordedBranch">> {
+  const refs = await run(["for-each-ref", "--format=%(refname)", `refs/heads/${branch}`, "refs/remotes/"], toplevel, env);
+  if (refs.code !== 0) return {};
+  const names = refs.stdout.split("\n").filter(Boolean);
+  const local = names.includes(`refs/heads/${branch}`);
+  const remotes = (await remoteNames(toplevel, env)).filter((remote) => names.includes(`refs/remotes/${remote}/${branch}`));
+  if (!local && remotes.length === 0) return {};
+  const ref = local ? `refs/heads/${branch}` : `refs/remotes/${remotes[0]}/${branch}`;
+  const holdsHead = recordedHead !== undefined && !observed.headUnreachable && HEX_COMMIT.test(recordedHead) && (await run(["merge-base", "--is-ancestor", recordedHead, ref], toplevel, env)).code === 0;
+  return { recordedBranch: { local, remotes, holdsHead } };
+}
+
+/**
+ * The remote to fetch a missing commit from: the one the recorded branch tracks here, else the
+ * one the current branch tracks, else `origin` or the only remote.
+ */
+async function fetchRemote(branch: string | undefined, current: string | undefined, toplevel: string, env: Env): Promise<string | undefined> {
+  const remotes = await remoteNames(toplevel, env);
+  for (const name of [branch, current]) {
+    if (name === undefined) continue;
+    const tracked = (await run(["config", "--get", `branch.${name}.remote`], toplevel, env)).stdout.trim();
+    if (remotes.includes(tracked)) return tracked;
+  }
+  return remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
+}
+
+async function remoteNames(toplevel: string, env: Env): Promise<string[]> {
+  const listed = await run(["remote"], toplevel, env);
+  return listed.code === 0 ? listed.stdout.split("\n").map((r) => r.trim()).filter(Boolean) : [];
 }
 
 function run(args: string[], cwd: string, env: Env): Promise<{ code: number; stdout: string }> {

@@ -1,5 +1,5 @@
 import { matchGlob } from "../../../shared/repo/glob.js";
-import { type DriftItem, computeDrift, hasHardDivergence } from "../../../shared/orient/drift.js";
+import { type DriftCase, type DriftItem, computeDrift, hasHardDivergence } from "../../../shared/orient/drift.js";
 import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
 import { type AppliedRule, applyInvalidationRules } from "../../../shared/orient/invalidate.js";
 import { parseSource } from "../../../shared/orient/source.js";
@@ -76,17 +76,53 @@ export async function orientFromText(source: string, text: string, context: { cw
   };
 }
 
+const FIX_LABEL: Record<DriftCase, string> = {
+  not_fetched: "fetch the recorded commit first, then resume again",
+  behind: "fast-forward to the recorded commit first",
+  other_branch: "switch to the handoff's branch first",
+  remote_branch: "switch to the handoff's branch (it exists only on the remote) first",
+  diverged: "reconcile the checkout first",
+};
+
+/**
+ * Whether an unfinished item is something to do rather than a state sentence ("_meta/ is
+ * untracked in this checkout."): a short subject followed by a form of "be" or "have" describes;
+ * it does not ask.
+ *
+ * @example
+ * ```ts
+ * isTask("write the backoff test") // true
+ * isTask("_meta/ is untracked in this checkout.") // false
+ * ```
+ */
+export function isTask(item: string): boolean {
+  const words = item.trim().split(/\s+/).slice(0, 6).map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
+  // "is" as the second or third word: a one- or two-word subject stated ("tests are red"); later,
+  // it sits in a clause of an instruction ("make sure the build is green").
+  const verb = words.findIndex((w) => STATE_VERBS.has(w));
+  return verb !== 1 && verb !== 2;
+}
+
+const STATE_VERBS = new Set(["is", "are", "was", "were", "isn't", "aren't", "wasn't", "has", "have", "hasn't", "haven't", "remains", "remain", "stays", "looks", "seems"]);
+
 /** Context-specific suggestions for the user to choose from; none is taken automatically. */
 function nextActions(o: Orientation, manifest: unknown, drift: DriftItem[], phases: OrientationResult["phases"]): string[] {
   const actions: string[] = [];
-  for (const d of drift) if (d.fix) actions.push(`switch to the handoff's branch first: ${d.fix}`);
-  if (hasHardDivergence(drift)) actions.push("reconcile the checkout with the recorded state first (see the hard drift above), or pick another source");
+  const fixes = new Set<string>();
+  for (const d of drift) {
+    if (!d.fix || d.status === "ok" || fixes.has(d.fix)) continue;
+    fixes.add(d.fix);
+    actions.push(`${FIX_LABEL[d.case ?? "other_branch"]}: ${d.fix}`);
+  }
+  // A hard item with its own command is resolved by it; only the rest needs reconciling by hand.
+  if (drift.some((d) => d.severity === "hard" && !d.fix)) actions.push("reconcile the checkout with the recorded state by hand first (see the hard drift above), or pick another source");
   const invalidated = phases.filter((p) => p.status === "invalidated").map((p) => p.name);
   if (invalidated.length > 0) actions.push(`redo or re-verify the invalidated phases: ${invalidated.join(", ")}`);
   const execution = (manifest as { execution?: { entrypoint?: unknown; entry_phase?: unknown } } | undefined)?.execution;
   if (typeof execution?.entrypoint === "string") actions.push(`start with the manifest's entrypoint: ${execution.entrypoint}`);
   else if (typeof execution?.entry_phase === "string") actions.push(`continue at phase ${execution.entry_phase}`);
-  if (o.unfinished[0]) actions.push(`continue with: ${o.unfinished[0]}`);
+  const task = o.unfinished.find(isTask);
+  if (task) actions.push(`continue with: ${task}`);
   if (drift.some((d) => d.event === "path_missing")) actions.push("check the paths the handoff names that no longer exist");
   if (actions.length === 0) actions.push("confirm the objective with the user, then plan the next step");
   return actions.slice(0, 5);

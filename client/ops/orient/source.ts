@@ -21,6 +21,13 @@ const URL_TIMEOUT_MS = 15_000;
 /** Reads stdin up to a byte limit; only a front end has one. */
 export type StdinReader = (limit: number) => Promise<Uint8Array | "too_large">;
 
+/** What a source read gave: its text, a share link's views left, and the changes bundle it carried. */
+export interface SourceText {
+  text: string;
+  views_left?: number | null;
+  changes?: Uint8Array;
+}
+
 export type SourceSelection = Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>;
 
 /** The orientation of a source's text, with the views a share link has left after this read. */
@@ -88,10 +95,11 @@ export function classifySource(word: string, cwd: string): Selection {
   return { kind: "keywords" };
 }
 
-/** A source's text; a share link also says how many views it has left after this read. */
-export async function readSource(selection: SourceSelection, ctx: RunContext, stdin?: StdinReader, passphrase?: PassphraseSource): Promise<{ text: string; views_left?: number | null }> {
+/** A source's text; a share link also says how many views it has left after this read, and may carry a changes bundle. */
+export async function readSource(selection: SourceSelection, ctx: RunContext, stdin?: StdinReader, passphrase?: PassphraseSource): Promise<SourceText> {
   let bytes: Uint8Array | "too_large";
   let viewsLeft: number | null | undefined;
+  let changes: Uint8Array | undefined;
   if (selection.kind === "stdin") {
     if (stdin === undefined) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await stdin(SOURCE_LIMIT);
@@ -99,18 +107,19 @@ export async function readSource(selection: SourceSelection, ctx: RunContext, st
     const read = await readUrl(selection.url, ctx, passphrase);
     bytes = read.bytes;
     viewsLeft = read.views_left;
+    changes = read.changes;
   } else {
     bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
   }
   if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
   const text = decodeUtf8(bytes, selection.label, "unreadable");
-  return viewsLeft === undefined ? { text } : { text, views_left: viewsLeft };
+  return { text, ...(viewsLeft === undefined ? {} : { views_left: viewsLeft }), ...(changes ? { changes } : {}) };
 }
 
-async function readUrl(url: string, ctx: RunContext, passphrase?: PassphraseSource): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null }> {
+async function readUrl(url: string, ctx: RunContext, passphrase?: PassphraseSource): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array }> {
   const { readShareUrl } = await import("../../lib/share-source.js");
   const shared = await readShareUrl(url, ctx, passphrase);
-  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left };
+  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left, ...(shared.changes ? { changes: shared.changes } : {}) };
   let response;
   try {
     response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });

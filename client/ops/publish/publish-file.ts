@@ -1,7 +1,10 @@
 import { userInfo } from "node:os";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
+import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
+import { withChanges } from "../../../shared/crypto/payload.js";
+import { captureGit } from "../../lib/git.js";
 import type { Scope } from "../../../shared/api/limits.js";
-import { shellQuote } from "../../../shared/ce/resume-command.js";
+import { SHARE_RESUME_COMMAND, shellQuote } from "../../../shared/ce/resume-command.js";
 import { sealHandoff } from "../../../shared/crypto/envelope.js";
 import { SealMetaSchema } from "../../../shared/crypto/frame.js";
 import { deriveReadToken } from "../../../shared/crypto/read-token.js";
@@ -17,6 +20,7 @@ import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../../shared/document
 import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
 import { recordTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { formatDuration } from "../../../shared/time/duration.js";
 import { PROPOSED_ID_HEADER } from "../../../shared/api/team.js";
 import { sealTeamCard } from "../../../shared/crypto/team-card.js";
 import { cardFromDocument } from "../../../shared/team/card-from-document.js";
@@ -37,6 +41,9 @@ export interface PublishFileOptions {
   server?: string;
   redact: boolean;
   now?: () => Date;
+  /** --with-changes: the bundle beside FILE (named in its frontmatter), else captured now in `cwd`. */
+  withChanges?: boolean;
+  cwd?: string;
   /** A passphrase readers need as well as the link (envelope v2). */
   passphrase?: string;
 }
@@ -54,17 +61,37 @@ export interface PublishResult {
   resume_command: string;
   revoke_command: string;
   redaction: RedactionSummary;
+  /** Set when the uncommitted work travels sealed with it (payload format 2). */
+  changes?: ChangesSummary;
 }
 
-export const SHARE_WARNINGS = [
-  "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
-  "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
-];
+
+/** What the holder of the link can do depends on its scope: a team link also needs a team token. */
+export function shareWarnings(scope: Scope): string[] {
+  return [
+    scope === "team"
+      ? "the URL is the key: whoever holds it and a token of your team can read this handoff until it expires, its views are used up, or you revoke it"
+      : "the URL is the key: whoever holds it can read this handoff until it expires, its views are used up, or you revoke it",
+    "never pass it through a URL shortener or a chat that unfurls links: a link preview can spend a view",
+  ];
+}
 
 /** `handoff publish FILE`: read the file once, then publish what was read. */
 export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
   const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
-  return publishDocument({ ...options, text }, deps);
+  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env) : undefined;
+  return publishDocument({ ...options, text, ...(changes ? { changes } : {}) }, deps);
+}
+
+/** The bundle `create --with-changes` wrote beside the handoff when it names one, else one captured now. */
+async function changesFor(path: string, text: string, cwd: string, env: Env): Promise<Uint8Array> {
+  const { readChangesBeside } = await import("../../lib/changes/beside.js");
+  const beside = readChangesBeside(path, text);
+  if (beside) return beside;
+  const git = await captureGit(cwd, env);
+  if (!git?.head) throw new HandoffError("usage", "--with-changes: the handoff names no changes bundle, and this folder is not a git checkout with a commit to capture one from", { hint: "run it in the checkout, or leave out --with-changes" });
+  const { captureChanges } = await import("../../lib/changes/capture.js");
+  return encodeChanges(await captureChanges(git.toplevel, env));
 }
 
 export interface PublishDocumentOptions extends PublishFileOptions {
@@ -74,6 +101,8 @@ export interface PublishDocumentOptions extends PublishFileOptions {
   label?: DocumentLabel;
   /** Set when the caller already redacted `text`: its summary is reported and no second scan runs. */
   redaction?: RedactionSummary;
+  /** An encoded changes bundle (already scanned when it was captured) to seal with the document. */
+  changes?: Uint8Array;
 }
 
 export interface PublishDeps {
@@ -97,7 +126,29 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
   // time stands in, and the document keeps its own value inside.
   const createdAt = label.created_at !== undefined && SealMetaSchema.shape.created_at.safeParse(label.created_at).success ? label.created_at : publishedAt;
-  const { ciphertext, key, passKey } = await sealHandoff(plaintext, { format: label.format, file_name: basename(options.path), created_at: createdAt }, options.passphrase === undefined ? {} : { passphrase: options.passphrase });
+  const meta = { format: label.format, file_name: basename(options.path), created_at: createdAt };
+  let changes: ChangesSummary | undefined;
+  let sealing: { body: Uint8Array; trailing?: Uint8Array; meta: typeof meta } = { body: plaintext, meta };
+  if (options.changes) {
+    const bundle = decodeChanges(options.changes);
+    if (!bundle.ok) throw bundle.error;
+    changes = summarizeChanges(bundle.value);
+    const framed = withChanges(plaintext, options.changes);
+    const size = framed.body.length + framed.trailing.length;
+    if (size > MAX_PLAINTEXT) {
+      throw new HandoffError("too_large", `the handoff and its changes come to ${size} bytes, more than the ${MAX_PLAINTEXT} one envelope carries; the local handoff is kept: ${options.path}`, {
+        hint: "commit some of the work and publish again, or leave out --with-changes",
+        details: { path: options.path },
+      });
+    }
+    sealing = { body: framed.body, trailing: framed.trailing, meta: { ...meta, ...framed.meta } };
+  }
+  // The envelope version (passphrase or not) and the payload format (changes or not) are
+  // independent: either envelope carries either payload.
+  const { ciphertext, key, passKey } = await sealHandoff(sealing.body, sealing.meta, {
+    ...(sealing.trailing ? { trailing: sealing.trailing } : {}),
+    ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+  });
   // The server stores the read token's hash, so the id alone never opens (or spends) the link;
   // with a passphrase, neither does the link alone.
   const readToken = await deriveReadToken(key, passKey);
@@ -121,7 +172,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
     const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace("<SERVER>", server);
     const hint = refused ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts` : error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry";
-    throw new HandoffError(error.reason, `${error.message}; the local handoff is kept: ${options.path}`, {
+    throw new HandoffError(error.reason, `${refused === "--expires" ? expiresInWords(error.message, options.expiresIn) : error.message}; the local handoff is kept: ${options.path}`, {
       // The transport's hints already end in "then retry": the command completes the sentence.
       hint: `${hint}: ${again}`,
       details: { ...error.details, path: options.path, retry_command: again },
@@ -148,7 +199,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   } catch (error) {
     warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
   }
-  warnings.push(...SHARE_WARNINGS);
+  warnings.push(...shareWarnings(published.scope));
   if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
   return {
     path: options.path,
@@ -159,10 +210,27 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     scope: published.scope,
     passphrase: passKey !== undefined,
     warnings,
-    resume_command: `handoff resume ${shellQuote(url)}`,
+    resume_command: SHARE_RESUME_COMMAND,
     revoke_command: `handoff revoke ${published.id}`,
     redaction: redacted.summary,
+    ...(changes ? { changes } : {}),
   };
+}
+
+/**
+ * The server states its bounds in the API's unit (seconds of expires_in); the user wrote a
+ * duration: say both bounds and the value the way --expires takes them.
+ *
+ * @example
+ * ```ts
+ * expiresInWords("expires_in must be a whole number from 300 to 2592000, got '240'", 240)
+ * // "--expires 4m is outside what this server allows (5m to 30d)"
+ * ```
+ */
+export function expiresInWords(message: string, expiresIn: number | undefined): string {
+  const bounds = /from (\d+) to (\d+)/.exec(message);
+  if (!bounds || expiresIn === undefined) return message;
+  return `--expires ${formatDuration(expiresIn)} is outside what this server allows (${formatDuration(Number(bounds[1]))} to ${formatDuration(Number(bounds[2]))})`;
 }
 
 /**
@@ -259,5 +327,6 @@ function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expires
   if (options.scope !== "link") parts.push("--scope", options.scope);
   if (!options.redact) parts.push("--no-redact");
   if (options.passphrase !== undefined) parts.push("--passphrase");
+  if (options.withChanges) parts.push("--with-changes");
   return parts.join(" ");
 }

@@ -43,7 +43,8 @@ describe("frameHandoff / unframeHandoff", () => {
     const framed = frameHandoff(BODY, META);
     expect(framed.length).toBe(MIN_PADDED_BYTES);
     const result = unframeHandoff(framed);
-    expect(result.ok && result.value).toEqual({ body: BODY, meta: META });
+    expect(result.ok && { body: result.value.body, meta: result.value.meta }).toEqual({ body: BODY, meta: META });
+    expect(result.ok && result.value.rest.length).toBe(0);
   });
 
   it("ignores unknown metadata keys, so a later v1 writer may add optional ones", () => {

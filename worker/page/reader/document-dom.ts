@@ -55,7 +55,7 @@ function fillCard(page: Page, card: HeaderCard, meta: EnvelopeMeta): void {
 }
 
 /** Shows the opened handoff; `resume` is the command with this page's full link. */
-export function showDocument(page: Page, plaintext: Uint8Array<ArrayBuffer>, meta: EnvelopeMeta, resume: string): void {
+export function showDocument(page: Page, plaintext: Uint8Array<ArrayBuffer>, meta: EnvelopeMeta, resume: string, changes?: Uint8Array<ArrayBuffer>): void {
   // ignoreBOM keeps a leading BOM in the text, so View source and Copy text stay exact.
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(plaintext);
   const view = handoffView(text, meta.file_name);
@@ -92,6 +92,15 @@ export function showDocument(page: Page, plaintext: Uint8Array<ArrayBuffer>, met
     saveBytes(plaintext, meta.file_name);
     status(`Saved as ${meta.file_name} (check your downloads).`);
   });
+  if (changes !== undefined) {
+    // The bundle as the CLI keeps it beside a handoff: apply it with `handoff resume <file> --apply-changes`.
+    const name = `${meta.file_name.replace(/\.[^.]*$/, "") || "handoff"}.changes`;
+    page.downloadChanges.hidden = false;
+    page.downloadChanges.addEventListener("click", () => {
+      saveBytes(changes, name);
+      status(`Saved the sender's uncommitted work as ${name} (${changes.length} bytes); put it beside the handoff file and apply it with: handoff resume <file> --apply-changes`);
+    });
+  }
   page.viewSource.addEventListener("click", () => showSource(page, page.source.hidden));
   page.document.hidden = false;
 }

@@ -4,8 +4,9 @@
 // only as text nodes and elements built one by one (document-dom.ts), never parsed as HTML.
 import { errorBodySchema } from "../../../shared/api/error.js";
 import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff.js";
-import { resumeCommand } from "../../../shared/ce/resume-command.js";
-import { openHandoff } from "../../../shared/crypto/envelope.js";
+import { SHARE_RESUME_COMMAND } from "../../../shared/ce/resume-command.js";
+import { readPayload } from "../../../shared/crypto/payload.js";
+import { type EnvelopeMeta, openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
 import { derivePassphraseKey } from "../../../shared/crypto/passphrase.js";
 import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
@@ -106,14 +107,25 @@ interface Link {
 
 const KEPT_WORDS = "This tab keeps it, still encrypted, until you close the tab or press Forget this copy.";
 
-type Opened = Awaited<ReturnType<typeof openHandoff>>;
+/** An opened envelope: its metadata, the document, and (payload format 2) the sender's uncommitted work. */
+interface Opened {
+  meta: EnvelopeMeta;
+  document: Uint8Array<ArrayBuffer>;
+  changes?: Uint8Array<ArrayBuffer>;
+}
 
 async function decrypt(bytes: Uint8Array, key: string, passKey?: Uint8Array): Promise<Result<Opened, PageState>> {
+  let opened: Awaited<ReturnType<typeof openHandoff>>;
   try {
-    return ok(await openHandoff(bytes, key, passKey));
+    opened = await openHandoff(bytes, key, passKey);
   } catch (error) {
     return err(isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
   }
+  // Payload format 2: the document and the sender's uncommitted work, offered as a download.
+  const payload = readPayload(opened);
+  if (!payload.ok) return err("server");
+  const { document, changes } = payload.value;
+  return ok({ meta: opened.meta, document: document as Uint8Array<ArrayBuffer>, ...(changes === undefined ? {} : { changes: changes as Uint8Array<ArrayBuffer> }) });
 }
 
 async function openDocument(page: Page, link: Link, meta: HandoffMeta): Promise<void> {
@@ -146,7 +158,7 @@ function showKept(page: Page, link: Link, opened: Opened, meta: HandoffMeta): vo
 function showOpened(page: Page, link: Link, opened: Opened, meta: HandoffMeta): void {
   page.intro.hidden = true;
   page.meta.hidden = true;
-  showDocument(page, opened.plaintext as Uint8Array<ArrayBuffer>, opened.meta, link.resume);
+  showDocument(page, opened.document, opened.meta, link.resume, opened.changes);
   showLinkFacts(page, meta);
   page.forget.addEventListener("click", () => {
     forgetOpened(link.id);
@@ -217,7 +229,7 @@ function askPassphrase(page: Page, link: Link, meta: HandoffMeta, kept?: OpenedC
 async function main(): Promise<void> {
   const page = findPage();
   // Taken once: a link inside the handoff to "#section" would change location.hash later.
-  const resume = resumeCommand(location.href);
+  const resume = SHARE_RESUME_COMMAND;
   const key = location.hash.slice(1);
   page.resume.textContent = resume;
   // The worker serves this page only at a well-formed /h/<id>; the API sits beside it.

@@ -1,0 +1,138 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import { CHANGES_LIMITS, type ChangesBundle, splitPatch } from "../../../shared/changes/bundle.js";
+import { HandoffError } from "../../../shared/errors.js";
+import { scanText } from "../../../shared/redact/index.js";
+import type { Env } from "../../platform/env.js";
+import { runGit } from "../../platform/git.js";
+import { readRegularFile } from "../../platform/read-file.js";
+
+/**
+ * Captures a checkout's uncommitted work as a changes bundle, read-only: the tracked changes
+ * against HEAD as one binary-safe patch with full blob ids, and the untracked, not-ignored files
+ * whole. Every part is scanned for secrets before anything is kept: a file with a secret is left
+ * out and named, never sent. Over a cap (shared/changes/bundle.ts CHANGES_LIMITS) capture stops
+ * with an error that says which and what to do, and nothing is written.
+ */
+export async function captureChanges(toplevel: string, env: Env): Promise<ChangesBundle> {
+  const git = async (args: string[]) => {
+    const run = await runGit(args, { cwd: toplevel, env, maxBytes: 64 * 1024 * 1024 });
+    if (run.failure !== undefined)
+      throw new HandoffError("io_failed", `git ${args.find((a) => !a.startsWith("-"))} failed while capturing the changes: ${run.failure}`, { hint: "check the repository; nothing was written" });
+    return run.stdout;
+  };
+  const head = (await git(["rev-parse", "--verify", "HEAD"])).trim();
+  const branch = (await runGit(["symbolic-ref", "--quiet", "--short", "HEAD"], { cwd: toplevel, env })).stdout.trim();
+  // The one git runner switches off the repository's filter drivers on every diff itself.
+  const diffArgs = ["-c", "core.quotePath=false", "diff", "--no-renames", "--no-textconv", "--no-ext-diff", "--no-color", "HEAD"];
+  const tracked = (await git([...diffArgs, "--name-only", "-z"])).split("\0").filter(Boolean);
+  const untracked = (await git(["ls-files", "--others", "--exclude-standard", "-z"])).split("\0").filter(Boolean);
+  if (tracked.length + untracked.length > CHANGES_LIMITS.files) {
+    throw new HandoffError(
+      "too_large",
+      `--with-changes: ${tracked.length} changed tracked and ${untracked.length} untracked files, more than the ${CHANGES_LIMITS.files} a changes bundle carries; nothing was written`,
+      {
+        hint: "commit or stash some of the work (or add build output to .gitignore), or leave out --with-changes",
+      },
+    );
+  }
+  const patchRun = await runGit([...diffArgs, "--binary", "--full-index"], { cwd: toplevel, env, maxBytes: CHANGES_LIMITS.totalBytes * 8, binary: true });
+  if (patchRun.overflow) throw overCap("the tracked changes' patch");
+  if (patchRun.failure !== undefined) throw new HandoffError("io_failed", `git diff failed while capturing the changes: ${patchRun.failure}`, { hint: "check the repository; nothing was written" });
+  const parts = splitPatch(patchRun.stdout, tracked);
+
+  const left_out: ChangesBundle["manifest"]["left_out"] = [];
+  const kept: { path: string; part: Uint8Array; binary: boolean }[] = [];
+  for (const [i, path] of tracked.entries()) {
+    const part = parts[i];
+    if (part === undefined) {
+      left_out.push({ path, reason: "git wrote its name in a form this client does not split (quoted); commit it or rename it" });
+      continue;
+    }
+    const text = new TextDecoder("latin1").decode(part);
+    const binary = /\nGIT binary patch\n/.test(text);
+    // A binary patch is base85: scan the file itself (what the patch rebuilds) instead; one that
+    // exists but cannot be read to scan is not sent (fail closed).
+    const scanned = binary ? workingBytes(toplevel, path) : part;
+    const secret = scanned === "unscannable" ? "a binary file that could not be read to scan for secrets: left out, never sent" : secretIn(scanned);
+    if (secret) left_out.push({ path, reason: secret });
+    else kept.push({ path, part, binary });
+  }
+
+  const files: { path: string; mode: "100644" | "100755"; bytes: Uint8Array }[] = [];
+  for (const path of untracked) {
+    const full = join(toplevel, path);
+    const stat = lstatSync(full, { throwIfNoEntry: false });
+    if (!stat?.isFile()) {
+      left_out.push({ path, reason: stat?.isSymbolicLink() ? "a symbolic link (not carried)" : "not a regular file" });
+      continue;
+    }
+    if (stat.size > CHANGES_LIMITS.fileBytes) {
+      left_out.push({ path, reason: `${stat.size} bytes, over the ${CHANGES_LIMITS.fileBytes / 1024} KiB a bundled file may have` });
+      continue;
+    }
+    const bytes = readRegularFile(full, CHANGES_LIMITS.fileBytes, { what: "an untracked file", noFollow: true });
+    if (bytes === "too_large") {
+      left_out.push({ path, reason: `over the ${CHANGES_LIMITS.fileBytes / 1024} KiB a bundled file may have` });
+      continue;
+    }
+    const secret = secretIn(bytes);
+    if (secret) {
+      left_out.push({ path, reason: secret });
+      continue;
+    }
+    files.push({ path, mode: stat.mode & 0o111 ? "100755" : "100644", bytes });
+  }
+
+  const patch = concat(kept.map((k) => k.part));
+  const total = patch.length + files.reduce((n, f) => n + f.bytes.length, 0);
+  if (total > CHANGES_LIMITS.totalBytes) throw overCap(`the changes (${total} bytes)`);
+  return {
+    manifest: {
+      base: { head, ...(branch ? { branch } : {}) },
+      patch_length: patch.length,
+      tracked: kept.map((k) => ({ path: k.path, bytes: k.part.length, binary: k.binary })),
+      files: files.map((f) => ({ path: f.path, mode: f.mode, length: f.bytes.length })),
+      left_out,
+    },
+    patch,
+    files: files.map((f) => f.bytes),
+  };
+}
+
+/** Why a file must not travel, when the scan finds a secret in it (rule ids only, never the value). */
+function secretIn(bytes: Uint8Array | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  // Latin-1 maps every byte to one character: a secret in ASCII is found in binary files too.
+  const report = scanText(new TextDecoder("latin1").decode(bytes));
+  if (report.findings.length === 0) return undefined;
+  return `holds a secret (${Object.keys(report.counts).sort().join(", ")}): left out, never sent`;
+}
+
+/** A changed file's bytes; undefined when it was deleted (the patch then carries nothing new of it). */
+function workingBytes(toplevel: string, path: string): Uint8Array | undefined | "unscannable" {
+  const full = join(toplevel, path);
+  if (lstatSync(full, { throwIfNoEntry: false }) === undefined) return undefined;
+  try {
+    const bytes = readRegularFile(full, CHANGES_LIMITS.totalBytes * 8, { what: "a changed file", noFollow: true });
+    return bytes === "too_large" ? "unscannable" : bytes;
+  } catch {
+    return "unscannable";
+  }
+}
+
+function overCap(what: string): HandoffError {
+  return new HandoffError("too_large", `--with-changes: ${what} come to more than the ${CHANGES_LIMITS.totalBytes / 1024} KiB a changes bundle carries; nothing was written`, {
+    hint: "commit the large files (or ignore build output), or leave out --with-changes",
+  });
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+import * as z from "zod";
+import { HandoffError, type Result, err, ok } from "../errors.js";
+
+/**
+ * A changes bundle: the uncommitted work of a checkout, so it can travel with a handoff
+ * (`create --with-changes`, `publish --with-changes`) and be applied on request elsewhere
+ * (`resume --apply-changes`). Tracked changes are one `git diff --binary --full-index HEAD`
+ * (binary-safe, with the blob ids a three-way apply needs); untracked, not-ignored files travel
+ * whole. Format: docs/storage.md ("Changes bundle (format 1)"). Pure: bytes in, values out.
+ */
+
+/** The caps, stated in docs/storage.md and docs/cli.md; over them, capture stops with a clear error. */
+export const CHANGES_LIMITS = {
+  /** Changed tracked paths plus untracked files. */
+  files: 200,
+  /** One untracked file. */
+  fileBytes: 256 * 1024,
+  /** The patch and the untracked files together: with the document, the envelope must stay under the server's 1 MiB. */
+  totalBytes: 512 * 1024,
+} as const;
+
+export const CHANGES_MAGIC = new Uint8Array([0x48, 0x43, 0x48, 0x47]); // "HCHG"
+export const CHANGES_VERSION = 1;
+
+const PathSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine(
+    (p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p),
+    "must be a plain repository-relative path",
+  );
+
+const ManifestSchema = z.object({
+  base: z.object({ head: z.string().regex(/^[0-9a-f]{40,64}$/), branch: z.string().min(1).optional() }),
+  patch_length: z.int().min(0),
+  /** Tracked paths the patch changes, with their part of the patch. */
+  tracked: z.array(z.object({ path: PathSchema, bytes: z.int().min(0), binary: z.boolean() })).max(CHANGES_LIMITS.files),
+  /** Untracked files, whole, in order after the patch. */
+  files: z.array(z.object({ path: PathSchema, mode: z.enum(["100644", "100755"]), length: z.int().min(0).max(CHANGES_LIMITS.fileBytes) })).max(CHANGES_LIMITS.files),
+  /** Files that were not captured, and why (a secret, too large, a symlink): named, never sent. */
+  left_out: z.array(z.object({ path: z.string().max(4096), reason: z.string().max(500) })).max(10_000),
+});
+
+export type ChangesManifest = z.infer<typeof ManifestSchema>;
+
+export interface ChangesBundle {
+  manifest: ChangesManifest;
+  patch: Uint8Array;
+  /** The untracked files' bytes, in manifest order. */
+  files: Uint8Array[];
+}
+
+/** What a reader is told before anything is applied: files and sizes, and what was left out. */
+export interface ChangesSummary {
+  base: ChangesManifest["base"];
+  tracked: { path: string; bytes: number; binary: boolean }[];
+  untracked: { path: string; bytes: number }[];
+  left_out: { path: string; reason: string }[];
+  total_bytes: number;
+}
+
+/**
+ * The bundle as bytes: magic, version, u32 manifest length, manifest JSON, patch, then each
+ * untracked file's bytes.
+ *
+ * @example
+ * ```ts
+ * decodeChanges(encodeChanges(bundle)) // { ok: true, value: bundle }
+ * ```
+ */
+export function encodeChanges(bundle: ChangesBundle): Uint8Array {
+  const manifest = new TextEncoder().encode(JSON.stringify(bundle.manifest));
+  const parts = [bundle.patch, ...bundle.files];
+  const total = CHANGES_MAGIC.length + 1 + 4 + manifest.length + parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  out.set(CHANGES_MAGIC, 0);
+  out[CHANGES_MAGIC.length] = CHANGES_VERSION;
+  new DataView(out.buffer).setUint32(CHANGES_MAGIC.length + 1, manifest.length);
+  let at = CHANGES_MAGIC.length + 5;
+  for (const part of [manifest, ...parts]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * Reads a bundle back, checking every length against the manifest: a sender is untrusted, so a
+ * path that would leave the checkout, or a length that does not add up, refuses the whole bundle.
+ */
+export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
+  const head = CHANGES_MAGIC.length + 5;
+  if (bytes.length < head || CHANGES_MAGIC.some((b, i) => bytes[i] !== b)) return malformed("it does not start with the changes bundle marker");
+  const version = bytes[CHANGES_MAGIC.length];
+  if (version !== CHANGES_VERSION) {
+    return err(
+      new HandoffError("invalid_document", `unsupported changes bundle version ${version}: this client reads version ${CHANGES_VERSION}`, {
+        hint: "upgrade the handoff CLI to one that reads this version",
+      }),
+    );
+  }
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(CHANGES_MAGIC.length + 1);
+  if (head + length > bytes.length) return malformed("the manifest length runs past the end");
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes.subarray(head, head + length)));
+  } catch {
+    return malformed("the manifest is not UTF-8 JSON");
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) return malformed(`manifest ${parsed.error.issues[0]?.path.join(".") || ""}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  const manifest = parsed.data;
+  const paths = [...manifest.tracked.map((t) => t.path), ...manifest.files.map((f) => f.path)];
+  if (new Set(paths).size !== paths.length) return malformed("a path appears twice");
+  let at = head + length;
+  const take = (n: number) => {
+    const part = bytes.slice(at, at + n);
+    at += n;
+    return part;
+  };
+  const expected = manifest.patch_length + manifest.files.reduce((n, f) => n + f.length, 0);
+  if (at + expected !== bytes.length) return malformed("the lengths in the manifest do not add up to the bundle's size");
+  const patch = take(manifest.patch_length);
+  const files = manifest.files.map((f) => take(f.length));
+  return ok({ manifest, patch, files });
+}
+
+/**
+ * Files and sizes, for `--peek`, the orientation and the share page.
+ *
+ * @example
+ * ```ts
+ * summarizeChanges(bundle).untracked // [{ path: "notes.txt", bytes: 12 }]
+ * ```
+ */
+export function summarizeChanges(bundle: ChangesBundle): ChangesSummary {
+  return {
+    base: bundle.manifest.base,
+    tracked: bundle.manifest.tracked,
+    untracked: bundle.manifest.files.map((f) => ({ path: f.path, bytes: f.length })),
+    left_out: bundle.manifest.left_out,
+    total_bytes: bundle.patch.length + bundle.files.reduce((n, f) => n + f.length, 0),
+  };
+}
+
+/**
+ * Splits `git diff --no-renames` output into one part per file, in the order of `paths`
+ * (`git diff --name-only -z` with the same arguments lists them in the same order). A header
+ * that does not name the expected path (git quotes unusual names) leaves that part undefined:
+ * the caller leaves the file out rather than guess.
+ *
+ * @example
+ * ```ts
+ * splitPatch(bytes("diff --git a/x b/x\n...diff --git a/y b/y\n..."), ["x", "y"]) // [Uint8Array, Uint8Array]
+ * ```
+ */
+export function splitPatch(patch: Uint8Array, paths: string[]): (Uint8Array | undefined)[] {
+  const text = new TextDecoder("latin1").decode(patch);
+  const starts: number[] = text.startsWith("diff --git ") ? [0] : [];
+  for (let at = text.indexOf("\ndiff --git "); at !== -1; at = text.indexOf("\ndiff --git ", at + 1)) starts.push(at + 1);
+  if (starts.length !== paths.length) return paths.map(() => undefined);
+  return paths.map((path, i) => {
+    const from = starts[i] ?? 0;
+    const to = starts[i + 1] ?? patch.length;
+    const header = text.slice(from, text.indexOf("\n", from));
+    const latin = new TextDecoder("latin1").decode(new TextEncoder().encode(path));
+    return header === `diff --git a/${latin} b/${latin}` ? patch.slice(from, to) : undefined;
+  });
+}
+
+function malformed(why: string) {
+  return err(new HandoffError("invalid_document", `the changes bundle is malformed: ${why}`, { hint: "ask the sender to publish it again; nothing was applied" }));
+}
