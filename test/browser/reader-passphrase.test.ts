@@ -39,7 +39,7 @@ describe("a passphrase link in the browser", () => {
     await page.waitForSelector("#document:not([hidden]), #problem:not([hidden])");
     expect(await page.locator("#problem").isVisible()).toBe(false);
     expect(await page.locator("h1").textContent()).toBe("Fix the login redirect");
-    expect(await page.locator("#status").textContent()).toBe("Opened: this spent one view. 1 of 2 left.");
+    expect(await page.locator("#status").textContent()).toBe("Opened: this spent one view. 1 of 2 left. This tab keeps it, still encrypted, until you close the tab or press Forget this copy.");
     expect(await viewsLeft(url)).toBe(1);
 
     // Neither the key nor the passphrase went into any request; no CSP violation or script error.

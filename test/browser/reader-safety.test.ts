@@ -236,11 +236,11 @@ describe("accessibility and look, light and dark, phone and desktop", () => {
     await page.keyboard.press("Enter");
     await page.waitForSelector("#document:not([hidden])");
     const order: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 7; i++) {
       await page.keyboard.press("Tab");
       order.push((await page.evaluate("document.activeElement.id || document.activeElement.textContent")) as string);
     }
-    expect(order).toEqual(["copyResume", "download", "copy", "viewSource", "the OAuth notes", "the design doc"]);
+    expect(order).toEqual(["copyResume", "download", "copy", "viewSource", "forget", "the OAuth notes", "the design doc"]);
     expect(await page.locator("main").count()).toBe(1);
     expect(await page.locator("header.site").count()).toBe(1);
     expect(await page.locator("h1").count()).toBe(1);

@@ -1,8 +1,9 @@
 // The reader's pure parts, without a browser: which links stay links, and what an opened handoff
 // is shown as. The page itself is tested in Chromium next door.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { handoffView } from "../../worker/page/reader/handoff-view.js";
 import { safeHref } from "../../worker/page/reader/safe-href.js";
+import { instantWords } from "../../worker/page/reader/words.js";
 import { CE_HANDOFF, HEAD, MANIFEST } from "./reader-fixtures.js";
 
 const PAGE = "https://handoff.example/h/q3Jf0wS5b1mCq2o9X0aZ4w#key";
@@ -84,5 +85,29 @@ describe("handoffView", () => {
     const view = handoffView(text, "x.json");
     expect(view.kind).toBe("markdown");
     expect(view.markdown).toBe(`\`\`\`json\n${text}\n\`\`\`\n`);
+  });
+});
+
+describe("instantWords, the page's one date format", () => {
+  const zone = process.env.TZ;
+  afterEach(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+
+  it.each([
+    ["UTC", "2026-11-30T09:15:00Z", "30 Nov 2026, 09:15 UTC"],
+    ["Asia/Kolkata", "2026-11-30T09:15:00Z", "30 Nov 2026, 14:45 UTC+5:30"],
+    ["America/St_Johns", "2026-11-30T09:15:00Z", "30 Nov 2026, 05:45 UTC-3:30"],
+    ["America/New_York", "2026-07-01T03:05:00.000Z", "30 Jun 2026, 23:05 UTC-4"],
+    ["Pacific/Kiritimati", "2026-12-31T23:59:00Z", "1 Jan 2027, 13:59 UTC+14"],
+  ])("in %s, %s is %j", (tz, iso, words) => {
+    // Node reads TZ again when it changes, so each case sees its own zone.
+    process.env.TZ = tz;
+    expect(instantWords(iso)).toBe(words);
+  });
+
+  it("is undefined for what is not a timestamp", () => {
+    expect(instantWords("last Tuesday")).toBeUndefined();
   });
 });

@@ -41,7 +41,7 @@ describe("an opened handoff", () => {
       File: "fix-login.md",
     });
     expect(await page.locator("#card code[title]").first().getAttribute("title")).toBe(HEAD);
-    const created = page.locator("#card time");
+    const created = page.locator("#card time").first();
     expect(await created.getAttribute("datetime")).toBe("2026-11-30T09:15:00Z");
     expect(await created.getAttribute("title")).toBe("2026-11-30T09:15:00Z (UTC)");
     expect(await created.textContent()).not.toBe("");
@@ -68,7 +68,7 @@ describe("an opened handoff", () => {
     await page.click("#viewSource");
     expect(await page.locator("#rendered").isVisible()).toBe(true);
 
-    expect(await page.locator("#status").textContent()).toBe("Opened: this spent one view. 1 of 2 left.");
+    expect(await page.locator("#status").textContent()).toBe("Opened: this spent one view. 1 of 2 left. This tab keeps it, still encrypted, until you close the tab or press Forget this copy.");
     expect(((await world.cli(["resume", url, "--peek"])) as { views_left: number }).views_left).toBe(1);
     expect(visited.problems).toEqual([]);
     await visited.close();
@@ -265,7 +265,7 @@ describe("state pages, each reached for real", () => {
     await settled(visited.page);
     await openIt(visited.page);
     expect(await visited.page.locator("#source").textContent()).toBe("only for the key holder");
-    expect(await visited.page.locator("#status").textContent()).toBe("Opened: this spent one view. 0 of 1 left.");
+    expect(await visited.page.locator("#status").textContent()).toBe("Opened: this spent one view. 0 of 1 left. This tab keeps it, still encrypted, until you close the tab or press Forget this copy.");
     const key = url.slice(url.indexOf("#") + 1);
     expect(visited.requests.filter((request) => request.includes(key))).toEqual([]);
     await visited.close();

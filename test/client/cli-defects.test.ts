@@ -8,7 +8,8 @@ import { maxPlaintextFor, sealedSizeFor } from "../../shared/document/size-limit
 import { savePublished } from "../../client/lib/published-store.js";
 import { sealHandoff } from "../../shared/crypto/envelope.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+import { userBoxes } from "../helpers/user-box.js";
+import { git, makeRepo, tempDir } from "./git-repo.js";
 
 // The numbered defects of issue 9 that cli-golden.test.ts does not cover, each through the
 // built CLI where a user would meet it.
@@ -17,12 +18,7 @@ const base = tempDir("handoff-defects-");
 beforeAll(ensureBuilt, 120_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-let n = 0;
-function box() {
-  const dir = join(base, `b${n++}`);
-  mkdirSync(join(dir, "home"), { recursive: true });
-  return { dir, env: { ...GIT_ENV, HOME: join(dir, "home"), TMPDIR: dir, HANDOFF_ROOT: join(dir, "store"), XDG_CONFIG_HOME: join(dir, "config") } };
-}
+const box = userBoxes(base);
 
 const createJson = async (b: ReturnType<typeof box>, input: string, args: string[] = [], cwd = b.dir) => {
   const run = await runCli(["create", "--json", ...args], { cwd, env: b.env, input });

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftFromTranscript } from "../../client/ops/create/read-transcript.js";
 import { ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
 import { claude } from "../helpers/transcripts.js";
-import { GIT_ENV, makeRepo, tempDir } from "./git-repo.js";
+import { userBoxes } from "../helpers/user-box.js";
+import { makeRepo, tempDir } from "./git-repo.js";
 
 // `handoff create --from-transcript PATH` through the built CLI, on transcripts written the way
 // Claude Code writes them, in a real git repository.
@@ -14,12 +15,10 @@ const base = tempDir("handoff-transcript-");
 beforeAll(ensureBuilt, 120_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-let n = 0;
+const user = userBoxes(base);
 function box() {
-  const dir = join(base, `b${n++}`);
-  mkdirSync(join(dir, "home"), { recursive: true });
-  const repo = makeRepo(join(dir, "repo"), { "README.md": "# App\n", "src/login.ts": "export {};\n" });
-  return { dir, repo, env: { ...GIT_ENV, HOME: join(dir, "home"), TMPDIR: dir, HANDOFF_ROOT: join(dir, "store"), XDG_CONFIG_HOME: join(dir, "config") } };
+  const b = user();
+  return { ...b, repo: makeRepo(join(b.dir, "repo"), { "README.md": "# App\n", "src/login.ts": "export {};\n" }) };
 }
 
 const githubToken = "ghp_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5";
@@ -83,7 +82,7 @@ describe("create --from-transcript", () => {
     writeFileSync(transcript, [cc.progress(), cc.snapshot(), "{torn"].join("\n"));
     const run = await runCli(["create", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("no current state");
+    expect(run.stderr).toContain("it says nowhere where things stand");
     expect(existsSync(join(b.dir, "store"))).toBe(false);
   });
 

@@ -2,27 +2,21 @@ import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
+import { preToolUseEvent } from "../helpers/hook-events.js";
+import { makeRepo, writeSealedManifest } from "./git-repo.js";
+import { guardSandbox } from "./guard-sandbox.js";
 import { GUARD_CASES, type GuardCase, LONG_NAME } from "./guard-cases.js";
 
 // `handoff guard` (the built hook) on PreToolUse events exactly as Claude Code sends them, under a
 // sealed manifest armed by `handoff context --activate`: every bypass issue 22 found, the reads
 // that already held, and the controls that must stay allowed (guard-cases.ts).
 
-const base = tempDir("handoff-guard-bypass-");
-const repo = makeRepo(join(base, "repo"), {
-  "README.md": "# Demo\n",
-  "src/a.ts": "export const a = 1;\n",
-  "docs/notes.md": "# Notes\nTODO\n",
-  "secrets/prod.env": "API_KEY=live-1234\n",
-});
+const { base, repo, env } = guardSandbox("handoff-guard-bypass-", { "secrets/prod.env": "API_KEY=live-1234\n" });
 const outside = join(base, "elsewhere");
 mkdirSync(outside);
-mkdirSync(join(base, "home"));
 symlinkSync("secrets", join(repo, "link"));
 symlinkSync("loop2", join(repo, "loop"));
 symlinkSync("loop", join(repo, "loop2"));
-const env: Record<string, string> = { ...GIT_ENV, HOME: join(base, "home"), TMPDIR: base };
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -36,18 +30,10 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 const cwdOf = (at: GuardCase["at"]) => (at === "outside" ? outside : at === "sub" ? join(repo, "src") : repo);
 const withRoot = (value: unknown): unknown => (typeof value === "string" ? value.replaceAll("R/", `${repo}/`).replaceAll(" R ", ` ${repo} `).replace(/ R$/, ` ${repo}`) : value);
 
-/** A PreToolUse event as Claude Code writes it on the hook's stdin. */
+/** A PreToolUse event as Claude Code writes it on the hook's stdin, R standing for the repository. */
 function hookEvent(tool_name: string, tool_input: Record<string, unknown>, cwd: string): string {
-  return JSON.stringify({
-    session_id: "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a",
-    transcript_path: join(base, "home", ".claude", "projects", "-repo", "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a.jsonl"),
-    cwd,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name,
-    tool_input: Object.fromEntries(Object.entries(tool_input).map(([key, value]) => [key, withRoot(value)])),
-    tool_use_id: "toolu_01ABC123",
-  });
+  const input = Object.fromEntries(Object.entries(tool_input).map(([key, value]) => [key, withRoot(value)]));
+  return preToolUseEvent(tool_name, input, { cwd, transcriptPath: join(base, "home", ".claude", "projects", "-repo", "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a.jsonl") });
 }
 
 const guard = (payload: string, cwd: string) => runCli(["guard"], { cwd, env, input: payload });

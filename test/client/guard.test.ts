@@ -4,8 +4,10 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { preToolUseEvent } from "../helpers/hook-events.js";
 import { REFERENCE_UNAVAILABLE, liveReferenceScript, referenceHere } from "../helpers/kernel-reference.js";
-import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
+import { git } from "./git-repo.js";
+import { guardSandbox } from "./guard-sandbox.js";
 
 // `handoff guard` on real Claude Code PreToolUse payloads, in sealed, bounded and advisory
 // modes, with manifests activated by kernel's reference runtime and by `handoff context
@@ -16,15 +18,7 @@ const kernelManifest = liveReferenceScript;
 const referenceGuardScript = () => join(dirname(liveReferenceScript()), "..", "..", "hooks", "scripts", "guard-context.sh");
 
 // Made when the file loads: the case tables below name absolute paths inside it.
-const base = tempDir("handoff-guard-");
-const repo = makeRepo(join(base, "repo"), {
-  "README.md": "# Demo\n",
-  "src/a.ts": "export const a = 1;\n",
-  "docs/notes.md": "# Notes\n",
-  "secrets/key.pem": "-----PRIVATE-----\n",
-});
-mkdirSync(join(base, "home"));
-const env: Record<string, string> = { ...GIT_ENV, HOME: join(base, "home"), TMPDIR: base };
+const { base, repo, env } = guardSandbox("handoff-guard-", { "secrets/key.pem": "-----PRIVATE-----\n" });
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -52,17 +46,8 @@ function manifest(mode: "sealed" | "bounded" | "advisory"): string {
 }
 
 /** A PreToolUse event exactly as Claude Code sends it on the hook's stdin. */
-function event(tool_name: string, tool_input: Record<string, unknown>): string {
-  return JSON.stringify({
-    session_id: "5f0c2a9e-1b7d-4c3e-9a61-2f8e7d6c5b4a",
-    transcript_path: join(base, "home", ".claude", "projects", "demo", "session.jsonl"),
-    cwd: repo,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name,
-    tool_input,
-  });
-}
+const event = (tool_name: string, tool_input: Record<string, unknown>) =>
+  preToolUseEvent(tool_name, tool_input, { cwd: repo, transcriptPath: join(base, "home", ".claude", "projects", "demo", "session.jsonl") });
 
 const guard = (payload: string) => runCli(["guard"], { cwd: repo, env, input: payload });
 

@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
@@ -86,4 +88,55 @@ describe("limits enforced by the real worker", () => {
     expect(readFileSync(path!, "utf8")).toContain("rotation schedule");
     expect(run.stderr).toMatch(/retry: handoff publish '/);
   });
+
+  it("a chunked body over the limit is a 413 with a clear error, and the next publish succeeds", async () => {
+    // No Content-Length, so only counting the stream can stop it: four times the limit, in 1 KiB chunks.
+    const refused = await chunkedPublish(server!.url, MAX_BODY_BYTES * 4, 1024);
+    expect(refused.status, refused.body).toBe(413);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: "too_large", message: `the body is larger than this server's limit of ${MAX_BODY_BYTES} bytes` } });
+    // The worker is still serving: the next publish, and a chunked one within the limit, succeed.
+    const next = await a.run(["create", "--publish", "--json"], { input: BODY });
+    expect(next.code, next.stderr).toBe(0);
+    const small = await chunkedPublish(server!.url, MAX_BODY_BYTES / 2, 1024);
+    expect(small.status, small.body).toBe(201);
+  });
 });
+
+/**
+ * POSTs `total` random bytes with Transfer-Encoding: chunked (no Content-Length), `chunk` bytes
+ * at a time, and answers the response. The server may answer before the upload is done; the
+ * rest of the upload is then dropped, as a client on a closed connection would.
+ */
+function chunkedPublish(server: string, total: number, chunk: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server}/v1/handoffs?expires_in=3600`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", "Handoff-Read-Token": randomBytes(32).toString("base64url") },
+      timeout: 60_000,
+    });
+    let answered = false;
+    req.on("response", (response) => {
+      answered = true;
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (text: string) => (body += text));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer from the server within 60 s")));
+    // A reset after the server answered is the server closing an upload it refused.
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    let sent = 0;
+    const pump = () => {
+      while (sent < total && !answered && !req.destroyed) {
+        sent += chunk;
+        if (!req.write(randomBytes(chunk))) return void req.once("drain", pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+

@@ -27,6 +27,7 @@ export const PAGE_IDS = [
   "downloadChanges",
   "copy",
   "viewSource",
+  "forget",
   "actionStatus",
   "notice",
   "noticeTitle",

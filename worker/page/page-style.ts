@@ -21,6 +21,8 @@ export const PAGE_STYLE = [
   ":not(pre)>code{background:var(--code);border-radius:4px;padding:.1em .3em}",
   "dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{font-weight:600;color:var(--muted)}dd{margin:0;min-width:0}",
   "@media (max-width:30rem){dl{grid-template-columns:1fr}dd{margin-bottom:.4rem}}",
+  // The link's four facts stay two columns on a phone, so Open is on the first screen.
+  ".facts{grid-template-columns:max-content 1fr}.facts dd{margin-bottom:0}",
   "button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid var(--accent);background:transparent;color:var(--fg);cursor:pointer;min-height:2.75rem}",
   "button.primary{background:var(--accent);color:var(--accent-fg)}button:disabled{opacity:.6;cursor:default}",
   "input{font:inherit;padding:.5rem;border:1px solid var(--line);border-radius:6px;background:transparent;color:var(--fg);min-height:2.75rem;min-width:0;flex:1 1 12rem}",

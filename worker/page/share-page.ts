@@ -33,15 +33,11 @@ export function sharePageHtml(id: string): string {
 <header class="site"><p class="brand">Handoff</p></header>
 <main>
 <h1 id="${i("heading")}" tabindex="-1">A shared handoff</h1>
-<div id="${i("intro")}">
-<p>This link carries an AI coding session's handoff (id <code>${safeId}</code>). It is end-to-end encrypted: the key is the part of the link after <code>#</code>, which your browser never sends to this server. This page decrypts the handoff in your browser.</p>
-<noscript><p>JavaScript is off, so this page cannot decrypt the handoff. Open the link with the Handoff CLI instead (below).</p></noscript>
-</div>
 <p id="${i("status")}" role="status" aria-live="polite"></p>
 <div id="${i("problem")}" class="problem" role="alert" hidden><p id="${i("problemWhat")}"></p><p id="${i("problemTodo")}"></p></div>
 <section id="${i("meta")}" aria-labelledby="meta-title" hidden>
 <h2 id="meta-title">About this link</h2>
-<dl>
+<dl class="facts">
 <dt>Expires</dt><dd id="${i("expires")}"></dd>
 <dt>Views left</dt><dd id="${i("views")}"></dd>
 <dt>Size</dt><dd id="${i("size")}"></dd>
@@ -54,6 +50,10 @@ export function sharePageHtml(id: string): string {
 <p id="${i("passphraseStatus")}" role="status" aria-live="polite"></p>
 </form>
 </section>
+<div id="${i("intro")}">
+<p>This link carries an AI coding session's handoff (id <code>${safeId}</code>). It is end-to-end encrypted: the key is the part of the link after <code>#</code>, which your browser never sends to this server. This page decrypts the handoff in your browser.</p>
+<noscript><p>JavaScript is off, so this page cannot decrypt the handoff. Open the link with the Handoff CLI instead (below).</p></noscript>
+</div>
 <article id="${i("document")}" aria-labelledby="${i("heading")}" hidden>
 <p id="${i("kind")}" class="kicker"></p>
 <p id="${i("summary")}" class="summary" hidden></p>
@@ -64,6 +64,7 @@ export function sharePageHtml(id: string): string {
 <button type="button" id="${i("downloadChanges")}" hidden>Download changes</button>
 <button type="button" id="${i("copy")}">Copy text</button>
 <button type="button" id="${i("viewSource")}" aria-controls="${i("source")}" aria-expanded="false">View source</button>
+<button type="button" id="${i("forget")}">Forget this copy</button>
 </div>
 <p id="${i("actionStatus")}" role="status" aria-live="polite"></p>
 <div id="${i("notice")}" class="notice" role="note" hidden><p><strong id="${i("noticeTitle")}"></strong></p><p id="${i("noticeText")}"></p></div>

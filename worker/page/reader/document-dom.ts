@@ -1,11 +1,13 @@
 // Puts an opened handoff on the page: the header card, the rendered body, the source and the
 // actions. Every value from the handoff reaches the DOM as textContent or through markdown-dom.ts.
+import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import type { EnvelopeMeta } from "../../../shared/crypto/envelope.js";
 import type { PageId } from "../page-ids.js";
 import { copyToClipboard, saveBytes } from "./actions.js";
 import { type HeaderCard, handoffView } from "./handoff-view.js";
 import { markdownToNodes } from "./markdown-dom.js";
-import { localTime } from "./words.js";
+import { timeNode } from "./time-dom.js";
+import { viewsWords } from "./words.js";
 
 export type Page = Record<PageId, HTMLElement>;
 
@@ -29,16 +31,6 @@ function textIn(tag: "span" | "code", text: string | undefined, title?: string):
   return node;
 }
 
-function created(iso: string): Node {
-  const local = localTime(iso);
-  if (local === undefined) return document.createTextNode(iso);
-  const time = document.createElement("time");
-  time.dateTime = iso;
-  time.textContent = local;
-  time.title = `${new Date(iso).toISOString().replace(".000Z", "Z")} (UTC)`;
-  return time;
-}
-
 function keywords(values: string[]): Node | undefined {
   if (values.length === 0) return undefined;
   const list = document.createElement("ul");
@@ -56,7 +48,7 @@ function fillCard(page: Page, card: HeaderCard, meta: EnvelopeMeta): void {
   row(page.card, "Repository", textIn("span", card.repository));
   row(page.card, "Branch", textIn("code", card.branch));
   row(page.card, "HEAD", textIn("code", head?.slice(0, SHORT_SHA), head));
-  row(page.card, "Created", created(card.created ?? meta.created_at));
+  row(page.card, "Created", timeNode(card.created ?? meta.created_at));
   row(page.card, "Resume focus", textIn("span", card.focus));
   row(page.card, "Keywords", keywords(card.keywords));
   row(page.card, "File", textIn("code", meta.file_name));
@@ -119,4 +111,13 @@ function showSource(page: Page, source: boolean): void {
   page.rendered.hidden = source;
   page.viewSource.setAttribute("aria-expanded", String(source));
   page.viewSource.textContent = source ? "View rendered" : "View source";
+}
+
+/**
+ * The link's own limits, after the handoff's facts in the card: once the document is open the
+ * "About this link" section is gone, and a reader still wants to know how long the link lives.
+ */
+export function showLinkFacts(page: Page, link: Pick<HandoffMeta, "expires_at" | "views_left" | "max_views">): void {
+  row(page.card, "Link expires", timeNode(link.expires_at));
+  row(page.card, "Views left", textIn("span", viewsWords(link)));
 }

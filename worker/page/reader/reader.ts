@@ -6,15 +6,17 @@ import { errorBodySchema } from "../../../shared/api/error.js";
 import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff.js";
 import { SHARE_RESUME_COMMAND } from "../../../shared/ce/resume-command.js";
 import { readPayload } from "../../../shared/crypto/payload.js";
-import { openHandoff } from "../../../shared/crypto/envelope.js";
+import { type EnvelopeMeta, openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
 import { derivePassphraseKey } from "../../../shared/crypto/passphrase.js";
 import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-token.js";
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
 import { PAGE_IDS } from "../page-ids.js";
-import { type Page, showDocument } from "./document-dom.js";
-import { type PageState, STATE_WORDS, metaWords, stateFor } from "./words.js";
+import { type Page, showDocument, showLinkFacts } from "./document-dom.js";
+import { type OpenedCopy, forgetOpened, keepOpened, openedCopy } from "./opened-copy.js";
+import { timeNode } from "./time-dom.js";
+import { type PageState, STATE_WORDS, metaWords, stateFor, viewsWords } from "./words.js";
 
 // zod would probe for eval to speed up object parsing; this page's CSP forbids eval, and the probe
 // would log a violation.
@@ -88,50 +90,105 @@ async function fetchBody(api: string, key: string, passKey?: Uint8Array): Promis
 
 function showMeta(page: Page, meta: HandoffMeta): void {
   const words = metaWords(meta);
-  page.expires.textContent = words.expires;
+  page.expires.replaceChildren(timeNode(meta.expires_at));
   page.views.textContent = words.views;
   page.size.textContent = words.size;
   page.scope.textContent = words.scope;
   page.meta.hidden = false;
 }
 
-async function openDocument(page: Page, api: string, key: string, meta: HandoffMeta, resume: string): Promise<void> {
-  const button = page.open as HTMLButtonElement;
-  button.disabled = true;
-  say(page, "Opening…");
-  const body = await fetchBody(api, key);
-  if (!body.ok) return showState(page, body.error);
-  await showOpened(page, body.value, key, meta, resume);
+/** The link this page is for: its id, its API, its key (never sent) and the resume command. */
+interface Link {
+  id: string;
+  api: string;
+  key: string;
+  resume: string;
 }
 
-/** Decrypts the fetched envelope (one view spent) and shows it. */
-async function showOpened(page: Page, bytes: Uint8Array, key: string, meta: HandoffMeta, resume: string, passKey?: Uint8Array): Promise<void> {
+const KEPT_WORDS = "This tab keeps it, still encrypted, until you close the tab or press Forget this copy.";
+
+/** An opened envelope: its metadata, the document, and (payload format 2) the sender's uncommitted work. */
+interface Opened {
+  meta: EnvelopeMeta;
+  document: Uint8Array<ArrayBuffer>;
+  changes?: Uint8Array<ArrayBuffer>;
+}
+
+async function decrypt(bytes: Uint8Array, key: string, passKey?: Uint8Array): Promise<Result<Opened, PageState>> {
   let opened: Awaited<ReturnType<typeof openHandoff>>;
   try {
     opened = await openHandoff(bytes, key, passKey);
   } catch (error) {
-    return showState(page, isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
+    return err(isHandoffError(error) && error.reason === "decrypt_failed" ? "wrong_key" : "server");
   }
   // Payload format 2: the document and the sender's uncommitted work, offered as a download.
   const payload = readPayload(opened);
-  if (!payload.ok) return showState(page, "server");
+  if (!payload.ok) return err("server");
+  const { document, changes } = payload.value;
+  return ok({ meta: opened.meta, document: document as Uint8Array<ArrayBuffer>, ...(changes === undefined ? {} : { changes: changes as Uint8Array<ArrayBuffer> }) });
+}
+
+async function openDocument(page: Page, link: Link, meta: HandoffMeta): Promise<void> {
+  const button = page.open as HTMLButtonElement;
+  button.disabled = true;
+  say(page, "Opening…");
+  const body = await fetchBody(link.api, link.key);
+  if (!body.ok) return showState(page, body.error);
+  await showFetched(page, link, meta, body.value);
+}
+
+/** Decrypts the envelope just fetched (one view spent), keeps it for this tab, and shows it. */
+async function showFetched(page: Page, link: Link, meta: HandoffMeta, bytes: Uint8Array, passKey?: Uint8Array): Promise<void> {
+  const opened = await decrypt(bytes, link.key, passKey);
+  if (!opened.ok) return showState(page, opened.error);
+  const after: HandoffMeta = { ...meta, views_used: meta.views_used + 1, views_left: meta.views_left === null ? null : Math.max(0, meta.views_left - 1) };
+  const kept = keepOpened(link.id, { envelope: new Uint8Array(bytes), link: after });
+  showOpened(page, link, opened.value, after);
+  const left = after.views_left === null ? "" : ` ${viewsWords(after)} left.`;
+  say(page, `Opened: this spent one view.${left} ${kept ? KEPT_WORDS : "This browser keeps no copy for this tab, so a reload would spend another view."}`);
+}
+
+/** Shows this tab's kept copy again, decrypted here: no request for the body, no view spent. */
+function showKept(page: Page, link: Link, opened: Opened, meta: HandoffMeta): void {
+  showOpened(page, link, opened, meta);
+  const left = meta.views_left === null ? "" : ` ${viewsWords(meta)} left.`;
+  say(page, `Opened earlier in this tab: showing it again spent no view.${left} ${KEPT_WORDS}`);
+}
+
+function showOpened(page: Page, link: Link, opened: Opened, meta: HandoffMeta): void {
   page.intro.hidden = true;
   page.meta.hidden = true;
-  showDocument(page, payload.value.document as Uint8Array<ArrayBuffer>, opened.meta, resume, payload.value.changes as Uint8Array<ArrayBuffer> | undefined);
-  const left = meta.views_left === null ? "" : ` ${meta.views_left - 1} of ${meta.max_views ?? meta.views_left} left.`;
-  say(page, `Opened: this spent one view.${left}`);
+  showDocument(page, opened.document, opened.meta, link.resume, opened.changes);
+  showLinkFacts(page, meta);
+  page.forget.addEventListener("click", () => {
+    forgetOpened(link.id);
+    location.reload();
+  });
   page.heading.focus();
+}
+
+/** The kept copy of a link without a passphrase: the key in the URL opens it again. */
+async function reopen(page: Page, link: Link, kept: OpenedCopy, meta: HandoffMeta): Promise<void> {
+  if (meta.passphrase) return askPassphrase(page, link, meta, kept);
+  const opened = await decrypt(kept.envelope, link.key);
+  if (!opened.ok) return showState(page, opened.error);
+  showKept(page, link, opened.value, meta);
 }
 
 /**
  * A passphrase link: the passphrase is typed here, turned into a key in this browser (PBKDF2,
  * about a second) and never sent; a wrong one is refused by the server without spending a view,
- * so the form stays for another try.
+ * so the form stays for another try. With this tab's copy (`kept`), the passphrase opens that
+ * copy here and nothing is fetched.
  */
-function askPassphrase(page: Page, api: string, key: string, meta: HandoffMeta, resume: string): void {
+function askPassphrase(page: Page, link: Link, meta: HandoffMeta, kept?: OpenedCopy): void {
   const form = page.passphraseForm as HTMLFormElement;
   const input = page.passphrase as HTMLInputElement;
   const submit = form.querySelector("button") as HTMLButtonElement;
+  if (kept !== undefined) {
+    say(page, "You opened this link earlier in this tab; its passphrase shows it again and spends no view.");
+    submit.textContent = "Show it again";
+  }
   form.hidden = false;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -139,8 +196,18 @@ function askPassphrase(page: Page, api: string, key: string, meta: HandoffMeta, 
       submit.disabled = true;
       page.passphraseStatus.textContent = "Deriving the key from the passphrase…";
       try {
-        const passKey = await derivePassphraseKey(key, input.value);
-        const body = await fetchBody(api, key, passKey);
+        const passKey = await derivePassphraseKey(link.key, input.value);
+        if (kept !== undefined) {
+          const opened = await decrypt(kept.envelope, link.key, passKey);
+          if (!opened.ok && opened.error === "wrong_key") {
+            page.passphraseStatus.textContent = "That passphrase does not open this handoff. No view was spent.";
+            input.select();
+            return;
+          }
+          form.hidden = true;
+          return opened.ok ? showKept(page, link, opened.value, meta) : showState(page, opened.error);
+        }
+        const body = await fetchBody(link.api, link.key, passKey);
         if (!body.ok && body.error === "wrong_passphrase") {
           page.passphraseStatus.textContent = STATE_WORDS.wrong_passphrase.what;
           input.select();
@@ -148,7 +215,7 @@ function askPassphrase(page: Page, api: string, key: string, meta: HandoffMeta, 
         }
         form.hidden = true;
         if (!body.ok) return showState(page, body.error);
-        await showOpened(page, body.value, key, meta, resume, passKey);
+        await showFetched(page, link, meta, body.value, passKey);
       } catch {
         page.passphraseStatus.textContent = "The passphrase must be 1 to 1024 characters.";
       } finally {
@@ -166,18 +233,30 @@ async function main(): Promise<void> {
   const key = location.hash.slice(1);
   page.resume.textContent = resume;
   // The worker serves this page only at a well-formed /h/<id>; the API sits beside it.
-  const api = location.pathname.replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1");
+  const id = location.pathname.slice(location.pathname.lastIndexOf("/") + 1);
+  const link: Link = { id, api: location.pathname.replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1"), key, resume };
   say(page, "Checking the link…");
-  const meta = await fetchMeta(api);
-  if (!meta.ok) return showState(page, meta.error);
+  const meta = await fetchMeta(link.api);
+  const kept = openedCopy(id);
+  if (!meta.ok) {
+    // This tab may have spent the last view: used up for everyone else, not for the copy it kept.
+    if (kept !== undefined && meta.error === "exhausted" && Date.parse(kept.link.expires_at) > Date.now() && parseShareKey(key).ok) {
+      showMeta(page, kept.link);
+      return reopen(page, link, kept, kept.link);
+    }
+    // Expired, revoked or gone: the sender's limits hold for this tab's copy too.
+    if (meta.error === "expired" || meta.error === "revoked" || meta.error === "not_found" || meta.error === "exhausted") forgetOpened(id);
+    return showState(page, meta.error);
+  }
   showMeta(page, meta.value);
   if (key === "") return showState(page, "missing_key", true);
   // A damaged key is caught here, before it could cost a view.
   if (!parseShareKey(key).ok) return showState(page, "bad_key", true);
+  if (kept !== undefined) return reopen(page, link, kept, meta.value);
   say(page, "Looking at this page spent no view; opening the handoff spends one.");
-  if (meta.value.passphrase) return askPassphrase(page, api, key, meta.value, resume);
+  if (meta.value.passphrase) return askPassphrase(page, link, meta.value);
   page.open.hidden = false;
-  page.open.addEventListener("click", () => void openDocument(page, api, key, meta.value, resume), { once: true });
+  page.open.addEventListener("click", () => void openDocument(page, link, meta.value), { once: true });
 }
 
 void main();

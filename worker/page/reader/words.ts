@@ -109,26 +109,42 @@ export function stateFor(reason: ErrorReason | undefined): PageState {
   }
 }
 
-/** The four lines shown before any view is spent. */
-export function metaWords(meta: HandoffMeta): { expires: string; views: string; size: string; scope: string } {
+/** The four lines shown before any view is spent; the expiry is shown by `instantWords`, in a <time>. */
+export function metaWords(meta: HandoffMeta): { views: string; size: string; scope: string } {
   return {
-    expires: when(meta.expires_at),
-    views: meta.views_left === null ? "unlimited until it expires" : `${meta.views_left} of ${meta.max_views ?? meta.views_left}`,
+    views: viewsWords(meta),
     size: sizeWords(meta.size),
     scope: meta.scope === "team" ? "members of the sender's team" : "anyone with the full link",
   };
 }
 
-/** A timestamp in the reader's own locale and zone, with the exact instant after it. */
-export function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toLocaleString()} (${iso})`;
+/** "1 of 2", or "unlimited until it expires". */
+export function viewsWords(meta: Pick<HandoffMeta, "views_left" | "max_views">): string {
+  return meta.views_left === null ? "unlimited until it expires" : `${meta.views_left} of ${meta.max_views ?? meta.views_left}`;
 }
 
-/** A timestamp in the reader's own locale and zone only (the exact value goes in a tooltip). */
-export function localTime(iso: string): string | undefined {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? undefined : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * The page's one way to write an instant: in the reader's time zone, with that zone's offset from
+ * UTC, a month name and a 24-hour clock, so no reader can take 03/12 for 12 March and the words
+ * are the same in every browser locale (the page is in English). The exact instant goes in the
+ * <time> element's datetime (time-dom.ts). Undefined for what is not a timestamp.
+ *
+ * @example
+ * ```ts
+ * instantWords("2026-11-30T09:15:00Z") // "30 Nov 2026, 09:15 UTC" (UTC+5:30 in Kolkata: "30 Nov 2026, 14:45 UTC+5:30")
+ * ```
+ */
+export function instantWords(iso: string, date = new Date(iso)): string | undefined {
+  if (Number.isNaN(date.getTime())) return undefined;
+  const two = (n: number) => String(n).padStart(2, "0");
+  // getTimezoneOffset is UTC minus local time, in minutes: -330 in Kolkata.
+  const east = -date.getTimezoneOffset();
+  const hours = Math.floor(Math.abs(east) / 60);
+  const minutes = Math.abs(east) % 60;
+  const zone = east === 0 ? "UTC" : `UTC${east > 0 ? "+" : "-"}${hours}${minutes === 0 ? "" : `:${two(minutes)}`}`;
+  return `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}, ${two(date.getHours())}:${two(date.getMinutes())} ${zone}`;
 }
 
 function sizeWords(bytes: number): string {
