@@ -287,7 +287,7 @@ describe("failing closed", () => {
     mkdirSync(ledger());
     const run = await guard(event("Read", { file_path: abs("docs/notes.md") }));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/ledger .* could not be appended \(EISDIR\)/);
+    expect(run.stderr).toMatch(/ledger .* could not be appended \(it is a folder, not a file\)/);
     // What the manifest selected needs no ledger, so it is still allowed.
     expect((await guard(event("Read", { file_path: abs("src/a.ts") }))).code).toBe(0);
   });
