@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
-import { TOOL_NAMES } from "../../client/mcp/tools.js";
+import { TOOLS } from "../../client/mcp/tools.js";
 import { tempDir } from "../client/git-repo.js";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
 import { type Host, makeHost, makeSharedRepo, startServer } from "./hosts.js";
@@ -86,7 +86,7 @@ describe("handoff mcp over stdio with the SDK client", () => {
   it("lists the seven tools, each with an input schema", async () => {
     const { tools } = await client!.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["checkpoint", "context", "create", "discover", "orient", "publish", "validate"]);
-    expect([...TOOL_NAMES].sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(TOOLS.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
     expect(tools.find((t) => t.name === "discover")!.description).toMatch(/never selects/);
     // orient spends a view of a share link: not read-only, and the last view ends the link.
