@@ -6,7 +6,7 @@ import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { runGit } from "../../platform/git.js";
 import { hashPinnedFile } from "../../lib/pinned-artifact.js";
 import type { Env } from "../../platform/env.js";
-import { repoRelative } from "../../platform/paths.js";
+import { partialRealpath, repoRelative } from "../../platform/paths.js";
 
 /**
  * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded
@@ -118,8 +118,8 @@ async function dirtyBesides(toplevel: string, sourcePath: string, env: Env): Pro
 /** A repo-relative path resolved inside the checkout, or undefined when it would escape it. */
 function inside(toplevel: string, path: string): string | undefined {
   if (isAbsolute(path)) return undefined;
-  const full = resolve(toplevel, path);
-  const rel = repoRelative(toplevel, full);
+  const full = partialRealpath(resolve(toplevel, path));
+  const rel = repoRelative(partialRealpath(toplevel), full);
   return rel === undefined || rel === "" ? undefined : full;
 }
 
