@@ -4,7 +4,7 @@ import { type ConfigFile, localFileSchemas } from "../../shared/local/local-file
 import { HandoffError } from "../../shared/errors.js";
 import { normalizeServerUrl } from "../../shared/api/share-url.js";
 import { CONFIG_DIR, CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
-import { ensurePrivateDir, octal, replaceFile } from "../platform/fs.js";
+import { describeFsError, ensurePrivateDir, octal, replaceFile } from "../platform/fs.js";
 
 // Publishing configuration, resolved once at the top of a command. Every credential is bound to
 // one server (its origin and path prefix) and is sent to that server only:
@@ -228,7 +228,7 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new HandoffError("unreadable", `cannot read the config file ${path}: ${code ?? cause}`, { hint: "check its permissions", cause });
+    throw new HandoffError("unreadable", `cannot read the config file ${path}: ${describeFsError(cause)}`, { hint: "check its permissions", cause });
   }
   try {
     const info = await handle.stat();

@@ -278,7 +278,7 @@ describe("failing closed", () => {
     mkdirSync(pointer(), { recursive: true });
     const run = await guard(event("Read", { file_path: abs("README.md") }));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/cannot be read \(EISDIR\)/);
+    expect(run.stderr).toMatch(/cannot be read \(it is a folder, not a file\)/);
   });
 
   it("blocks a bounded read when the ledger cannot be appended (a folder at its name)", async () => {

@@ -74,7 +74,7 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
     if (code === "ENOENT" || code === "ENOTDIR") return { allowed: true, message: "", root };
     return block(
       root,
-      `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${code ?? String(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
+      `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${describeFsError(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
     );
   }
   const pointer = parsePointer(text);
