@@ -71,11 +71,25 @@ function manifestFile(edit: (manifest: typeof example) => void): string {
 
 const SURFACES: Record<string, (path: string) => Promise<boolean>> = {
   async validate(path) {
-    const { json } = await cli(["validate", manifestFile((m) => void (m.context.required[0]!.path = path)), "--json"]);
+    const { json } = await cli([
+      "validate",
+      manifestFile((m) => {
+        m.context.required[0]!.path = path;
+      }),
+      "--json",
+    ]);
     return (json as { issues: { path: string }[] }).issues.every((issue) => !issue.path.startsWith("context.required[0].path"));
   },
   async context(path) {
-    const { json } = await cli(["context", manifestFile((m) => void (m.context.required[0]!.path = path)), "--repo", repo, "--json"]);
+    const { json } = await cli([
+      "context",
+      manifestFile((m) => {
+        m.context.required[0]!.path = path;
+      }),
+      "--repo",
+      repo,
+      "--json",
+    ]);
     const pieces = (json as { bundle?: { pieces: { list: string; index: number; outcome: string }[] } }).bundle?.pieces ?? [];
     const piece = pieces.find((p) => p.list === "required" && p.index === 0);
     return piece !== undefined && piece.outcome !== "invalid";
@@ -94,7 +108,9 @@ const SURFACES: Record<string, (path: string) => Promise<boolean>> = {
     return ref !== undefined && !ref.startsWith("/");
   },
   async resume(path) {
-    const file = manifestFile((m) => void (m.provenance.artifacts = [{ path, sha256: manifestSha }]));
+    const file = manifestFile((m) => {
+      m.provenance.artifacts = [{ path, sha256: manifestSha }];
+    });
     const { json } = await cli(["resume", file, "--json"]);
     const drift = (json as { drift?: { event: string }[] } | undefined)?.drift ?? [];
     return drift.some((d) => d.event === "artifact_match");
@@ -114,7 +130,13 @@ describe("repository paths: one verdict on every surface", () => {
 
   it("validate accepts ..foo and ... as a selector path (no such symlink)", async () => {
     for (const name of ["..foo", "..."]) {
-      const { json } = await cli(["validate", manifestFile((m) => void (m.context.required[0]!.path = name)), "--json"]);
+      const { json } = await cli([
+        "validate",
+        manifestFile((m) => {
+          m.context.required[0]!.path = name;
+        }),
+        "--json",
+      ]);
       expect((json as { issues: { message: string }[] }).issues.filter((i) => /outside|climbs/.test(i.message))).toEqual([]);
     }
   });

@@ -171,7 +171,15 @@ describe("handoff mcp --root DIR --config FILE", () => {
     const config = join(base, "named-config.json");
     let stderr = "";
     // What such a client passes: PATH and HOME, nothing of Handoff's.
-    const named = await startMcp({ cwd: host.repo, env: { HOME: host.env.HOME }, name: "handoff-e2e-named", args: ["--root", root, "--config", config], onStderr: (text) => void (stderr += text) });
+    const named = await startMcp({
+      cwd: host.repo,
+      env: { HOME: host.env.HOME },
+      name: "handoff-e2e-named",
+      args: ["--root", root, "--config", config],
+      onStderr: (text) => {
+        stderr += text;
+      },
+    });
     try {
       const created = (await named.call("create", { body: BODY })).structuredContent as { path: string };
       expect(created.path.startsWith(`${root}/`)).toBe(true);
