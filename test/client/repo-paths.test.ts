@@ -69,27 +69,19 @@ function manifestFile(edit: (manifest: typeof example) => void): string {
   return file;
 }
 
+/** A manifest whose first required selector is `path`. */
+const selectorManifest = (path: string) =>
+  manifestFile((m) => {
+    m.context.required[0]!.path = path;
+  });
+
 const SURFACES: Record<string, (path: string) => Promise<boolean>> = {
   async validate(path) {
-    const { json } = await cli([
-      "validate",
-      manifestFile((m) => {
-        m.context.required[0]!.path = path;
-      }),
-      "--json",
-    ]);
+    const { json } = await cli(["validate", selectorManifest(path), "--json"]);
     return (json as { issues: { path: string }[] }).issues.every((issue) => !issue.path.startsWith("context.required[0].path"));
   },
   async context(path) {
-    const { json } = await cli([
-      "context",
-      manifestFile((m) => {
-        m.context.required[0]!.path = path;
-      }),
-      "--repo",
-      repo,
-      "--json",
-    ]);
+    const { json } = await cli(["context", selectorManifest(path), "--repo", repo, "--json"]);
     const pieces = (json as { bundle?: { pieces: { list: string; index: number; outcome: string }[] } }).bundle?.pieces ?? [];
     const piece = pieces.find((p) => p.list === "required" && p.index === 0);
     return piece !== undefined && piece.outcome !== "invalid";
@@ -130,13 +122,7 @@ describe("repository paths: one verdict on every surface", () => {
 
   it("validate accepts ..foo and ... as a selector path (no such symlink)", async () => {
     for (const name of ["..foo", "..."]) {
-      const { json } = await cli([
-        "validate",
-        manifestFile((m) => {
-          m.context.required[0]!.path = name;
-        }),
-        "--json",
-      ]);
+      const { json } = await cli(["validate", selectorManifest(name), "--json"]);
       expect((json as { issues: { message: string }[] }).issues.filter((i) => /outside|climbs/.test(i.message))).toEqual([]);
     }
   });
