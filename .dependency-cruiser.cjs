@@ -3,7 +3,25 @@
  * client/: cli/, mcp/, hook/ (front ends) -> commands/ -> ops/ -> lib/ -> platform/ -> shared/.
  * Imports only point down; type-only and dynamic imports count like any other.
  */
-const FRONT = "^client/(cli|mcp|hook)/";
+/** The client's layers, top to bottom, with what each one may not reach: every layer above it. */
+const LAYERS = [
+  { name: "front-ends", folders: "cli|mcp|hook" },
+  { name: "commands", folders: "commands", why: "a command adapts flags to one operation; it knows no front end" },
+  { name: "ops", folders: "ops", why: "an operation returns values and never prints; it knows no flags and no front end" },
+  { name: "lib", folders: "lib", why: "lib/ holds what two or more tasks share; it never reaches up into a task, a command or a front end" },
+  { name: "platform", folders: "platform", why: "platform/ wraps the OS (fs, paths, git, http, terminal, process): it knows no handoff concept" },
+];
+
+/** One rule per layer below the front ends: no import points up. */
+function layerRules() {
+  return LAYERS.slice(1).map((layer, i) => ({
+    name: `${layer.name}-imports-only-down`,
+    comment: layer.why,
+    severity: "error",
+    from: { path: `^client/(${layer.folders})/` },
+    to: { path: `^client/(${LAYERS.slice(0, i + 1).map((above) => above.folders).join("|")})/` },
+  }));
+}
 module.exports = {
   forbidden: [
     {
@@ -29,39 +47,13 @@ module.exports = {
       from: { path: "^shared/[^/]+\\.ts$", pathNot: "^shared/errors\\.ts$" },
       to: {},
     },
-    {
-      name: "platform-is-the-os-only",
-      comment: "platform/ wraps the OS (fs, paths, git, http, terminal, process): it knows no handoff concept.",
-      severity: "error",
-      from: { path: "^client/platform/" },
-      to: { path: "^client/(lib|ops|commands|cli|mcp|hook)/" },
-    },
-    {
-      name: "lib-never-imports-tasks",
-      comment: "lib/ holds what two or more tasks share; it never reaches up into a task, a command or a front end.",
-      severity: "error",
-      from: { path: "^client/lib/" },
-      to: { path: "^client/(ops|commands|cli|mcp|hook)/" },
-    },
-    {
-      name: "ops-never-import-commands",
-      comment: "An operation returns values and never prints; it knows no flags and no front end.",
-      severity: "error",
-      from: { path: "^client/ops/" },
-      to: { path: "^client/(commands|cli|mcp|hook)/" },
-    },
+    ...layerRules(),
     {
       name: "no-op-imports-another",
       comment: "Each ops/<task>/ is one user task; what two tasks share moves down to lib/.",
       severity: "error",
       from: { path: "^client/ops/([^/]+)/" },
       to: { path: "^client/ops/", pathNot: "^client/ops/$1/" },
-    },
-    {
-      name: "commands-never-import-front-ends",
-      severity: "error",
-      from: { path: "^client/commands/" },
-      to: { path: FRONT },
     },
     {
       name: "commands-never-import-each-other",
@@ -85,9 +77,9 @@ module.exports = {
     },
     {
       name: "child-process-only-in-platform",
-      comment: "client/platform/git.ts is the one place that spawns git (with the safety settings).",
+      comment: "client/platform/git.ts is the one place that spawns git (with the safety settings), and nothing else spawns.",
       severity: "error",
-      from: { path: "^client/", pathNot: "^client/platform/" },
+      from: { path: "^client/", pathNot: "^client/platform/git\\.ts$" },
       to: { path: "^(node:)?child_process$" },
     },
     {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { loadTs, medianMs, report } from "./lib/load-ts.js";
 
 const { sealHandoff, openHandoff } = await loadTs("shared/crypto/envelope.ts");
-const { writePrivateFile } = await loadTs("client/platform/private-file.ts");
+const { replaceFile } = await loadTs("client/platform/fs.ts");
 
 const meta = { format: "ce-handoff/v1", file_name: "bench.md", created_at: "2026-05-01T10:00:00Z" };
 const dir = mkdtempSync(join(tmpdir(), "handoff-crypto-bench-"));
@@ -15,7 +15,7 @@ try {
     const body = new Uint8Array(size).map((_, i) => 32 + (i % 90));
     const sealed = await sealHandoff(body, meta);
     let n = 0;
-    const write = await medianMs(() => writePrivateFile(join(dir, `h${n++ % 4}.md`), body));
+    const write = await medianMs(() => replaceFile(join(dir, `h${n++ % 4}.md`), body));
     const seal = await medianMs(() => sealHandoff(body, meta));
     const open = await medianMs(() => openHandoff(sealed.ciphertext, sealed.key));
     const digest = await medianMs(() => crypto.subtle.digest("SHA-256", body));

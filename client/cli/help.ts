@@ -10,8 +10,6 @@ const COMMANDS = BOUND.map((c) => c.spec);
  * hand per command, so `--help`, docs/cli.md and the parser cannot disagree.
  */
 
-const EXIT_WORDS = { 0: "0", 1: "1", 2: "2", 3: "3" } as const;
-
 function flagLabel(name: string, flag: FlagSpec): string {
   const long = `--${name}${flag.type === "string" ? ` ${flag.value ?? "VALUE"}` : ""}`;
   return flag.short ? `-${flag.short}, ${long}` : long;
@@ -48,7 +46,7 @@ export function commandHelp(spec: CommandSpec): string {
   if (Object.keys(spec.flags).length > 0) lines.push("Options:", ...flagRows(spec.flags), "");
   lines.push("Common options:", ...flagRows(COMMON_FLAGS), "");
   if (spec.notes) lines.push(spec.notes, "");
-  const exits = Object.entries(spec.exits).map(([code, words]) => `${EXIT_WORDS[code as unknown as keyof typeof EXIT_WORDS]} ${words}`);
+  const exits = Object.entries(spec.exits).map(([code, words]) => `${code} ${words}`);
   lines.push(`Exit codes: ${exits.join("; ")}.`);
   return `${lines.join("\n")}\n`;
 }
@@ -76,7 +74,10 @@ network). See docs/cli.md.
 
 const cell = (text: string) => text.replace(/\|/g, "\\|");
 
-/** The Markdown flag table of one command, as docs/cli.md holds it between its markers. */
+/**
+ * The Markdown flag table of one command, as docs/cli.md holds it between its markers.
+ * @internal Its caller is the docs check (test/client/cli-docs.test.ts), which regenerates and compares them.
+ */
 export function flagTable(spec: CommandSpec): string {
   const rows = Object.entries(spec.flags).map(([name, flag]) => `| \`${flagLabel(name, flag)}\` | ${cell(flag.description)}${flag.multiple ? " (repeatable)" : ""} |`);
   const exits = Object.entries(spec.exits).map(([code, words]) => `${code} ${words}`).join("; ");

@@ -6,7 +6,7 @@ import { type HookEvent, parseHookEvent } from "../../shared/hook/event.js";
 import { timestampMs } from "../../shared/time/timestamps.js";
 import { configFileFor } from "../lib/config-location.js";
 import { createRunContext, type RunContext } from "../lib/run-context.js";
-import { describeFsError } from "../platform/read-file.js";
+import { describeFsError } from "../platform/fs.js";
 
 /**
  * `handoff hook`: a front end for agents' lifecycle hooks, like cli/ and mcp/. It reads one hook

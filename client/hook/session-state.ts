@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AutoState } from "../../shared/hook/decide.js";
 import { parseAutoState } from "../../shared/hook/state.js";
 import type { Env } from "../platform/env.js";
-import { ensurePrivateDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../lib/store.js";
+import { replaceFile } from "../platform/fs.js";
+import { ensureStoreDir, inspectManagedRoot, managedRoots, openManagedRoot } from "../lib/store.js";
 
 /** Beside the store's ce-handoff/ folder, never inside it: discovery does not look here. */
 const STATE_FOLDER = "handoff-sessions";
@@ -37,11 +38,8 @@ export function readSessionState(env: Env, sessionId: string): AutoState | undef
 export function writeSessionState(env: Env, state: AutoState): void {
   const { root } = openManagedRoot(managedRoots(env));
   const dir = join(root, STATE_FOLDER);
-  ensurePrivateDir(dir, uid());
-  const path = join(dir, fileName(state.session_id));
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600, flag: "w" });
-  renameSync(temp, path);
+  ensureStoreDir(dir, uid());
+  replaceFile(join(dir, fileName(state.session_id)), `${JSON.stringify(state)}\n`);
 }
 
 /** The handoff a session's last automatic write left, when it is still there. */

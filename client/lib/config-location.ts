@@ -30,3 +30,13 @@ export function configFileFor(location: ConfigLocation): string {
   }
   return join(configDirFor(location), "config.json");
 }
+
+/**
+ * How the config folder and its `published/` folder are made private (platform/fs.ts's
+ * ensurePrivateDir): parents created, and a symlinked folder (dotfiles) checked where it leads.
+ */
+export const CONFIG_DIR = {
+  parents: true,
+  followSymlink: true,
+  refuse: (message: string, cause?: unknown) => new HandoffError("unsafe_store", message, { hint: "use a config folder you own (XDG_CONFIG_HOME)", cause }),
+};

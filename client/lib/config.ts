@@ -3,8 +3,8 @@ import type * as z from "zod";
 import { type ConfigFile, localFileSchemas } from "../../shared/local/local-files.js";
 import { HandoffError } from "../../shared/errors.js";
 import { normalizeServerUrl } from "../../shared/api/share-url.js";
-import { CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
-import { ensurePrivateDir, octal, writePrivateFile } from "../platform/private-file.js";
+import { CONFIG_DIR, CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
+import { describeFsError, ensurePrivateDir, octal, replaceFile } from "../platform/fs.js";
 
 // Publishing configuration, resolved once at the top of a command. Every credential is bound to
 // one server (its origin and path prefix) and is sent to that server only:
@@ -249,7 +249,7 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new HandoffError("unreadable", `cannot read the config file ${path}: ${code ?? cause}`, { hint: "check its permissions", cause });
+    throw new HandoffError("unreadable", `cannot read the config file ${path}: ${describeFsError(cause)}`, { hint: "check its permissions", cause });
   }
   try {
     const info = await handle.stat();
@@ -326,7 +326,7 @@ export async function writeConfig(location: ConfigLocation, config: ConfigFile):
     value.servers = Object.fromEntries(Object.entries(value.servers).map(([server, entry]) => [normalizeOrThrow(server, `the server '${server}' for ${path}`, true), entry]));
   } else if (value.server !== undefined) value.server = normalizeOrThrow(value.server, `server for ${path}`, true);
   // The config folder is ours to create; a folder HANDOFF_CONFIG names is the user's, left as it is.
-  if (location.env[CONFIG_ENV] === undefined || location.env[CONFIG_ENV] === "") await ensurePrivateDir(configDirFor(location));
-  await writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
+  if (location.env[CONFIG_ENV] === undefined || location.env[CONFIG_ENV] === "") ensurePrivateDir(configDirFor(location), CONFIG_DIR);
+  replaceFile(path, `${JSON.stringify(value, null, 2)}\n`);
   return path;
 }

@@ -1,5 +1,6 @@
-import { closeSync, constants, existsSync, fsyncSync, openSync, realpathSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fsyncSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { partialRealpath } from "../platform/paths.js";
 
 /**
  * The guard's state files, the same ones kernel's reference runtime uses, so either tool's guard
@@ -51,19 +52,11 @@ export function findGuardRoot(cwd: string): string {
   const base = top ?? cwd;
   if (!existsSync(join(base, POINTER_PATH))) {
     for (let dir = cwd; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, POINTER_PATH))) return realOrSelf(dir);
+      if (existsSync(join(dir, POINTER_PATH))) return partialRealpath(dir);
       if (dirname(dir) === dir) break;
     }
   }
-  return realOrSelf(base);
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return partialRealpath(base);
 }
 
 /**

@@ -6,7 +6,8 @@ export type { PublishedRecord } from "../../shared/local/local-files.js";
 import { HandoffError, type Result, err, ok } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import { isShareUrl, parseShareUrl } from "../../shared/api/share-url.js";
-import { ensurePrivateDir, writePrivateFile } from "../platform/private-file.js";
+import { describeFsError, ensurePrivateDir, errorCode, replaceFile } from "../platform/fs.js";
+import { CONFIG_DIR } from "./config-location.js";
 import { recordTimestamp, timestampMs } from "../../shared/time/timestamps.js";
 
 // What this user published: one 0600 JSON file per id under <configDir>/published (0700), so
@@ -29,8 +30,8 @@ export async function savePublished(configDir: string, rec: PublishedRecord): Pr
     const issue = parsed.error.issues[0];
     throw new HandoffError("internal", `refusing to store a published record: ${issue?.path.join(".")}: ${issue?.message}`);
   }
-  const warnings = await ensurePrivateDir(storeDir(configDir));
-  await writePrivateFile(recordPath(configDir, parsed.data.id), `${JSON.stringify(parsed.data, null, 2)}\n`);
+  const warnings = ensurePrivateDir(storeDir(configDir), CONFIG_DIR);
+  replaceFile(recordPath(configDir, parsed.data.id), `${JSON.stringify(parsed.data, null, 2)}\n`);
   return warnings;
 }
 
@@ -43,8 +44,8 @@ export async function listPublished(configDir: string): Promise<{ records: Publi
   try {
     names = await readdir(storeDir(configDir));
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { records: [], warnings: [] };
-    throw new HandoffError("unreadable", `cannot list ${storeDir(configDir)}: ${(cause as NodeJS.ErrnoException).code ?? cause}`, { cause });
+    if (errorCode(cause) === "ENOENT") return { records: [], warnings: [] };
+    throw new HandoffError("unreadable", `cannot list ${storeDir(configDir)}: ${describeFsError(cause)}`, { cause });
   }
   const records: PublishedRecord[] = [];
   const warnings: string[] = [];
@@ -112,8 +113,8 @@ async function readRecord(configDir: string, id: string): Promise<Result<Publish
     if (process.platform !== "win32" && info.uid !== process.getuid?.()) return corrupt(`belongs to another user (uid ${info.uid})`);
     text = await readFile(path, "utf8");
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return ok(undefined);
-    return corrupt(`cannot be read (${(cause as NodeJS.ErrnoException).code ?? cause})`);
+    if (errorCode(cause) === "ENOENT") return ok(undefined);
+    return corrupt(`cannot be read (${describeFsError(cause)})`);
   }
   let json: unknown;
   try {

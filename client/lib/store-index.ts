@@ -2,8 +2,8 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import { join, resolve, sep } from "node:path";
 import { CE_CONTRACT, FRONTMATTER_MAX_BYTES } from "../../shared/ce/contract.js";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
-import { HandoffError } from "../../shared/errors.js";
 import { enumerateCandidates } from "../platform/enumerate.js";
+import { describeFsError, osError } from "../platform/fs.js";
 import { inspectManagedRoot, managedRoots, STORE_FOLDER } from "./store.js";
 import { timestampMs } from "../../shared/time/timestamps.js";
 import type { Env } from "../platform/env.js";
@@ -33,7 +33,7 @@ export function provenHandoff(path: string): StoreEntry | string {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    return `cannot open it (${(error as NodeJS.ErrnoException).code ?? "error"})`;
+    return `cannot open it (${describeFsError(error)})`;
   }
   try {
     const info = fstatSync(fd);
@@ -119,7 +119,7 @@ export function deleteHandoffs(entries: StoreEntry[]): void {
     try {
       unlinkSync(entry.path);
     } catch (cause) {
-      throw new HandoffError("io_failed", `cannot delete ${entry.path} (${(cause as NodeJS.ErrnoException).code ?? cause})`, { hint: "check the folder's permissions", cause });
+      throw osError(`cannot delete ${entry.path}`, cause, "check the folder's permissions");
     }
   }
 }

@@ -1,21 +1,20 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
+import { createFirstFree, ensurePrivateDir, openOwnedDir, osError } from "../platform/fs.js";
 import { readRegularFile } from "../platform/read-file.js";
 import type { Env } from "../platform/env.js";
 
 /**
  * The managed store, as the ce-handoff/v1 contract's shell block sets it up:
  * `/tmp/compound-engineering-$UID` (else `${TMPDIR:-/tmp}/compound-engineering-$UID`), then
- * `ce-handoff/<namespace>/`, folders 0700 and files 0600, names reserved with O_EXCL.
+ * `ce-handoff/<namespace>/`, folders 0700 and files 0600, never overwritten.
  *
  * Every folder check runs on the opened directory (O_DIRECTORY|O_NOFOLLOW, then fstat of that
  * descriptor), so a symlink swapped in between a check and a use cannot fool it. Below a root
  * that is ours and 0700 nobody else can create or swap entries, which is why the later plain
  * path joins are safe.
  */
-
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY } = constants;
 
 /** How many `-N` suffixes a name may take before we give up (a runaway, not a real store). */
 const MAX_SUFFIX = 10_000;
@@ -51,7 +50,7 @@ export function openManagedRoot(roots: string[], uid: number = currentUid()): Ma
   let last: HandoffError | undefined;
   for (const root of roots) {
     try {
-      ensurePrivateDir(root, uid);
+      ensureStoreDir(root, uid);
       if (last) warnings.push(`using the fallback store ${root}: ${last.message}`);
       return { root, warnings };
     } catch (error) {
@@ -70,7 +69,7 @@ export function openManagedRoot(roots: string[], uid: number = currentUid()): Ma
 export function inspectManagedRoot(root: string, uid: number = currentUid()): "ok" | "missing" | HandoffError {
   let fd: number | "missing";
   try {
-    fd = openOwnedDir(root, uid);
+    fd = openOwnedDir(root, uid, false, unsafe);
   } catch (error) {
     if (error instanceof HandoffError) return error;
     throw error;
@@ -87,9 +86,9 @@ export function inspectManagedRoot(root: string, uid: number = currentUid()): "o
 /** `<root>/ce-handoff/<namespace>`, each level created 0700 and checked like the root. */
 export function ensureHandoffDir(root: string, namespace: string, uid: number = currentUid()): string {
   const store = join(root, STORE_FOLDER);
-  ensurePrivateDir(store, uid);
+  ensureStoreDir(store, uid);
   const dir = join(store, namespace);
-  ensurePrivateDir(dir, uid);
+  ensureStoreDir(dir, uid);
   return dir;
 }
 
@@ -98,47 +97,8 @@ export function ensureHandoffDir(root: string, namespace: string, uid: number = 
  * opened directory: a directory, owned by `uid`, mode fixed to 0700 (the contract's chmod 700).
  * Owned by someone else, a symlink or not a directory: refused, never repaired.
  */
-export function ensurePrivateDir(path: string, uid: number): void {
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if (errno(error) !== "EEXIST") throw ioError(`cannot create the store folder ${path}`, error);
-  }
-  const fd = openOwnedDir(path, uid);
-  if (fd === "missing") throw ioError(`the store folder ${path} disappeared while it was being opened`);
-  try {
-    if ((fstatSync(fd).mode & 0o777) !== 0o700) fchmodSync(fd, 0o700);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Opens `path` as a directory without following a symlink and checks the opened directory, not
- * the path: a real directory owned by `uid`. The caller closes the descriptor.
- */
-function openOwnedDir(path: string, uid: number): number | "missing" {
-  let fd: number;
-  try {
-    fd = openSync(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-  } catch (error) {
-    const code = errno(error);
-    if (code === "ENOENT") return "missing";
-    // Linux answers ENOTDIR or ELOOP for a symlink here; lstat only words the refusal, it decides nothing.
-    if (code === "ELOOP" || code === "ENOTDIR") {
-      throw unsafe(`${path} is ${lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink" : "not a directory"}`, error);
-    }
-    throw ioError(`cannot open the store folder ${path}`, error);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isDirectory()) throw unsafe(`${path} is not a directory`);
-    if (stat.uid !== uid) throw unsafe(`${path} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
-    return fd;
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
+export function ensureStoreDir(path: string, uid: number): void {
+  ensurePrivateDir(path, { uid, refuse: unsafe });
 }
 
 /**
@@ -172,51 +132,30 @@ export interface Reserved {
 }
 
 /**
- * Writes `bytes` to `<dir>/<stem><ext>`, or the smallest free `<stem>-N<ext>`, never overwriting:
- * the name is reserved by the open itself (O_CREAT|O_EXCL|O_NOFOLLOW, so a symlink planted at a
- * name counts as taken and is never followed). The data is fsynced and read back before the
- * path is returned; a failed write removes the half-written file it created. `content` may be a
- * function of the reserved path, for documents that name their own location.
+ * Writes `bytes` to `<dir>/<stem><ext>`, or the smallest free `<stem>-N<ext>`, never overwriting
+ * (a symlink planted at a name counts as taken and is never followed). The write is crash-safe
+ * (platform/fs.ts: a private temporary, fsynced, linked into place), and the result is read back
+ * before the path is returned. `content` may be a function of the final path, for documents that
+ * name their own location.
  */
 export function writeExclusive(dir: string, stem: string, ext: string, content: Uint8Array | ((path: string) => Uint8Array)): Reserved {
-  for (let n = 1; n <= MAX_SUFFIX; n++) {
-    const path = join(dir, n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`);
-    let fd: number;
-    try {
-      fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-    } catch (error) {
-      if (errno(error) === "EEXIST") continue;
-      throw ioError(`cannot create ${path}`, error);
-    }
-    let failure: unknown;
-    let bytes: Uint8Array = new Uint8Array();
-    try {
-      // A document that names its own path (a manifest's resume prompt) is built for the name won.
-      bytes = typeof content === "function" ? content(path) : content;
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-      fsyncSync(fd);
-    } catch (error) {
-      failure = error;
-    } finally {
-      closeSync(fd);
-    }
-    if (failure !== undefined) {
-      unlinkQuietly(path);
-      if (failure instanceof HandoffError) throw failure;
-      throw ioError(`cannot write ${path}`, failure);
-    }
-    confirmContents(path, bytes);
-    const text = new TextDecoder().decode(bytes);
-    return n === 1 ? { path, text } : { path, text, takenName: join(dir, `${stem}${ext}`) };
-  }
-  throw ioError(`no free name for ${stem}${ext} in ${dir} after ${MAX_SUFFIX} tries`);
+  const written = createFirstFree(dir, candidateNames(stem, ext), content);
+  if (written === undefined) throw osError(`no free name for ${stem}${ext} in ${dir} after ${MAX_SUFFIX} tries`);
+  const { path, bytes } = written;
+  confirmContents(path, bytes);
+  const text = new TextDecoder().decode(bytes);
+  return path === join(dir, `${stem}${ext}`) ? { path, text } : { path, text, takenName: join(dir, `${stem}${ext}`) };
+}
+
+function* candidateNames(stem: string, ext: string): Generator<string> {
+  for (let n = 1; n <= MAX_SUFFIX; n++) yield n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`;
 }
 
 /** Creation is complete only once the destination is seen to hold exactly our bytes. */
 function confirmContents(path: string, expected: Uint8Array): void {
   const actual = readRegularFile(path, expected.length, { what: "the new handoff", noFollow: true });
   if (actual === "too_large" || actual.length !== expected.length || !actual.every((byte, i) => byte === expected[i])) {
-    throw ioError(`${path} does not hold what was written`);
+    throw osError(`${path} does not hold what was written`);
   }
 }
 
@@ -224,29 +163,9 @@ function currentUid(): number {
   return process.getuid?.() ?? -1;
 }
 
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
 function unsafe(message: string, cause?: unknown): HandoffError {
   return new HandoffError("unsafe_store", `unsafe managed store: ${message}`, {
     hint: "remove or fix that folder (it must be a real directory you own), or set HANDOFF_ROOT to a private folder",
     cause,
   });
-}
-
-function ioError(message: string, cause?: unknown): HandoffError {
-  const code = errno(cause);
-  return new HandoffError("io_failed", code ? `${message} (${code})` : message, {
-    hint: "check that the folder exists, is writable and has free space",
-    cause,
-  });
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Nothing to clean up.
-  }
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { findGuardRoot, gitToplevelOf, parsePointer, POINTER_PATH } from "../lib/guard-state.js";
 import { managedRoots } from "../lib/store.js";
-import { partialRealpath as realpathPartial } from "../platform/paths.js";
+import { partialRealpath, repoRelative } from "../platform/paths.js";
 import { type Access, assertMayAccess } from "../ops/guard/policy.js";
 import type { Env } from "../platform/env.js";
 
@@ -26,7 +26,7 @@ interface Where {
 /** Returns the absolute path when `path` may be read, sent or written by this MCP session. */
 export function gatePath(path: string, access: Access, io: Where, what: string): string {
   const absolute = resolve(io.cwd, path);
-  const real = realpathPartial(absolute);
+  const real = partialRealpath(absolute);
   const allowed = allowedRoots(io);
   if (!allowed.some((root) => inside(real, root))) {
     throw new HandoffError(
@@ -86,12 +86,11 @@ export function neutraliseWrapperTags(text: string): string {
 }
 
 function allowedRoots(io: Where): string[] {
-  const cwd = realpathPartial(io.cwd);
+  const cwd = partialRealpath(io.cwd);
   const project = gitToplevelOf(cwd) ?? cwd;
-  return [project, ...managedRoots(io.env).map(realpathPartial)];
+  return [project, ...managedRoots(io.env).map(partialRealpath)];
 }
 
 function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return repoRelative(root, path) !== undefined;
 }

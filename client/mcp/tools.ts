@@ -259,5 +259,3 @@ export const TOOLS = [
     },
   }),
 ] as const;
-
-export const TOOL_NAMES = TOOLS.map((t) => t.name);

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { type ErrorReason, HandoffError } from "../../shared/errors.js";
+import { describeFsError } from "./fs.js";
 
 /**
  * The CLI's one way to read a file it was pointed at: opened non-blocking and checked on the
@@ -86,26 +87,6 @@ export function decodeUtf8(bytes: Uint8Array, label: string, reason: ErrorReason
 function unreadable(what: string, label: string, why: string, cause?: unknown): HandoffError {
   const hint = why === "no such file" ? "check the path" : why === "permission denied" ? "check the file's permissions" : `pass a regular file as ${what}`;
   return new HandoffError("unreadable", `cannot read ${label}: ${why}`, { hint, details: { what }, cause });
-}
-
-/** An OS error in plain words: "no such file", "permission denied", ... */
-export function describeFsError(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "it is a folder, not a file";
-    case "ELOOP":
-      return "it is a symlink, which is not followed here";
-    case "ENOTDIR":
-      return "a part of the path is not a folder";
-    default:
-      return code ?? "read failed";
-  }
 }
 
 function formatSize(bytes: number): string {

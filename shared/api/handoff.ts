@@ -64,5 +64,8 @@ export const viewLogSchema = z.strictObject({
 });
 export type ViewLog = z.infer<typeof viewLogSchema>;
 
-/** `GET /healthz`. */
+/**
+ * `GET /healthz`.
+ * @internal The response contract docs/api.md gives; no client calls it, so its reader is the worker test.
+ */
 export const healthSchema = z.strictObject({ ok: z.literal(true) });

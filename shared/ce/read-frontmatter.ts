@@ -2,7 +2,6 @@ import { type CeFrontmatter, ceFrontmatterSchema } from "./frontmatter-schema.js
 import { DISCOVERY_LIMITS, type FrontmatterLimits, type UnindexedCode, scanFrontmatter } from "./frontmatter-scan.js";
 import { parseYamlMapping } from "./yaml-fallback.js";
 
-export { FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES } from "./contract.js";
 export type { UnindexedCode } from "./frontmatter-scan.js";
 
 export type FrontmatterRead =

@@ -23,13 +23,6 @@ export interface BundlePiece extends Piece {
   index: number;
 }
 
-export interface BundlePiece extends Piece {
-  list: "required" | "optional";
-  /** Index within its list. */
-  index: number;
-}
-
-
 export interface Bundle {
   /** Every selector, in order (required, then optional): resolved or not. */
   pieces: BundlePiece[];

@@ -26,12 +26,6 @@ export interface ValidateReport {
   warnings: { path: string; message: string }[];
 }
 
-/** 0 valid, 1 invalid, 2 unparseable: validate's own exit codes (docs/cli.md). */
-export function validateExitCode(report: ValidateReport): number {
-  if (report.unparseable !== undefined) return 2;
-  return report.valid ? 0 : 1;
-}
-
 /**
  * Validates the text of a handoff file; pure apart from the name it reports.
  *

@@ -77,18 +77,6 @@ export function referencedPaths(body: string): string[] {
   return scanPaths(body).relative;
 }
 
-/**
- * Absolute paths named in a body: machine-local state the next session may not have.
- *
- * @example
- * ```ts
- * machineLocalPaths("logs in /var/tmp/run.log and ~/notes.md") // ["/var/tmp/run.log", "~/notes.md"]
- * ```
- */
-export function machineLocalPaths(body: string): string[] {
-  return scanPaths(body).absolute;
-}
-
 function classifyToken(raw: string, backticked: boolean): { path: string; absolute: boolean } | undefined {
   // A code span may hold a command; only a single token can be a path.
   const token = raw.trim();

@@ -2,7 +2,6 @@ import { redactWith } from "./engine.js";
 import { RULES } from "./rules.js";
 import type { RedactOptions, RedactionReport, RedactionResult } from "./types.js";
 
-export { RULE_IDS, RULES } from "./rules.js";
 export type { RedactOptions, RedactionReport, RedactionResult } from "./types.js";
 
 /**

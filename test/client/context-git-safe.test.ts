@@ -89,6 +89,10 @@ describe("handoff context runs nothing the repository configures", () => {
     expect(checkpoint.code, checkpoint.stderr).toBe(0);
     const resumed = await runCli(["resume", (JSON.parse(created.stdout) as { path: string }).path, "--json"], { cwd: repo, env: store });
     expect([0, 1]).toContain(resumed.code);
+    // The checkpoint pins the dirty tree: resuming it re-hashes `git diff --binary HEAD`, the call a clean filter would hook.
+    const fromCheckpoint = await runCli(["resume", join(base, "c.json"), "--json"], { cwd: repo, env: store });
+    expect([0, 1], fromCheckpoint.stderr).toContain(fromCheckpoint.code);
+    expect((JSON.parse(fromCheckpoint.stdout) as { drift: { event: string }[] }).drift.map((d) => d.event)).toContain("dirty_match");
     expect(readdirSync(markers)).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { main } from "../../client/cli/main.js";
-import { commandSegments, pathWords } from "../../client/ops/guard/bash-words.js";
+import { parseCommand, pathWords } from "../../client/ops/guard/bash-words.js";
 import { fnmatchcase } from "../../client/ops/guard/fnmatch.js";
 import type { Io } from "../../client/platform/io.js";
 import { liveSpecDir } from "../helpers/kernel-reference.js";
@@ -55,7 +55,7 @@ describe("shell words", () => {
     ['echo "a \\"quoted\\" word"', [["echo", 'a "quoted" word']]],
     ["(cat x)\ncat y", [["cat", "x"], ["cat", "y"]]],
   ])("%s", (command, segments) => {
-    expect(commandSegments(command)).toEqual(segments);
+    expect(parseCommand(command).map((segment) => segment.words)).toEqual(segments);
   });
 
   it("keeps values that may be paths and drops bare flags and fd numbers", () => {

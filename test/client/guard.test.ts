@@ -263,7 +263,7 @@ describe("failing closed", () => {
     mkdirSync(pointer(), { recursive: true });
     const run = await guard(event("Read", { file_path: abs("README.md") }));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/cannot be read \(EISDIR\)/);
+    expect(run.stderr).toMatch(/cannot be read \(it is a folder, not a file\)/);
   });
 
   it("blocks a bounded read when the ledger cannot be appended (a folder at its name)", async () => {
@@ -272,7 +272,7 @@ describe("failing closed", () => {
     mkdirSync(ledger());
     const run = await guard(event("Read", { file_path: abs("docs/notes.md") }));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/ledger .* could not be appended \(EISDIR\)/);
+    expect(run.stderr).toMatch(/ledger .* could not be appended \(it is a folder, not a file\)/);
     // What the manifest selected needs no ledger, so it is still allowed.
     expect((await guard(event("Read", { file_path: abs("src/a.ts") }))).code).toBe(0);
   });

@@ -1,22 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CaptureServer, startCaptureServer } from "../helpers/capture-server.js";
-import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { type McpSession, type ToolCall, startMcp } from "../helpers/mcp-client.js";
 import { GIT_ENV, makeRepo, tempDir, writeSealedManifest } from "./git-repo.js";
 
 // The real `handoff mcp` process, driven by the official MCP SDK client over stdio, in a
 // repository whose sealed manifest forbids secrets/**: every tool that reads, sends or writes a
 // path asks the same policy as the guard hook, and stays inside the project and the managed store.
 // A capture server on loopback stands in for the publishing server, to count what is sent.
-
-interface ToolCall {
-  isError?: boolean;
-  content: { type: string; text?: string }[];
-  structuredContent?: Record<string, unknown>;
-}
 
 const base = tempDir("handoff-mcp-policy-");
 const home = join(base, "home");
@@ -31,8 +24,7 @@ symlinkSync("secrets", join(repo, "link"));
 writeFileSync(join(base, "outside.md"), "---\ntitle: outside\n---\n# Outside\n");
 
 let capture: CaptureServer;
-let client: Client | undefined;
-let transport: StdioClientTransport | undefined;
+let mcp: McpSession | undefined;
 let created = "";
 const env = () => ({ ...GIT_ENV, HOME: home, TMPDIR: base, HANDOFF_ROOT: store, HANDOFF_SERVER: capture.url });
 
@@ -42,32 +34,16 @@ const BODY =
 beforeAll(async () => {
   await ensureBuilt();
   capture = await startCaptureServer(() => ({ status: 503, body: { error: { code: "server_error", message: "capture" } } }));
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(repoRoot, "bin", "handoff.cjs"), "mcp"],
-    cwd: repo,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...env() },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "handoff-mcp-policy", version: "1.0.0" });
-  await client.connect(transport);
+  mcp = await startMcp({ cwd: repo, env: env(), name: "handoff-mcp-policy" });
 }, 120_000);
 
 afterAll(async () => {
-  const pid = transport?.pid;
-  await client?.close().catch(() => undefined);
-  if (pid !== undefined && pid !== null) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  await mcp?.close();
   await capture?.close();
   rmSync(base, { recursive: true, force: true });
 }, 30_000);
 
-const call = async (name: string, args: Record<string, unknown>) => (await client!.callTool({ name, arguments: args })) as ToolCall;
+const call = (name: string, args: Record<string, unknown>) => mcp!.call(name, args);
 
 function refused(result: ToolCall, pattern: RegExp): void {
   expect(result.isError, JSON.stringify(result.content)).toBe(true);
@@ -161,7 +137,7 @@ describe("under a sealed manifest", () => {
   });
 
   it("does not offer deactivate, and does not let an agent replace the armed manifest", async () => {
-    const { tools } = await client!.listTools();
+    const { tools } = await mcp!.client.listTools();
     const context = tools.find((t) => t.name === "context")!;
     expect(JSON.stringify(context.inputSchema)).not.toContain("deactivate");
     const deactivate = await call("context", { action: "deactivate", manifest: "sealed.json" });

@@ -2,7 +2,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HandoffError } from "../../shared/errors.js";
-import { ensureHandoffDir, ensurePrivateDir, managedRoots, openManagedRoot, writeExclusive } from "../../client/lib/store.js";
+import { ensureHandoffDir, ensureStoreDir, managedRoots, openManagedRoot, writeExclusive } from "../../client/lib/store.js";
 import { tempDir } from "./git-repo.js";
 
 const uid = process.getuid!();
@@ -33,7 +33,7 @@ describe("managed roots", () => {
 describe("root safety, checked on the opened directory", () => {
   it("creates a missing root 0700", () => {
     const root = join(tempDir(), "root");
-    ensurePrivateDir(root, uid);
+    ensureStoreDir(root, uid);
     expect(statSync(root).mode & 0o777).toBe(0o700);
   });
 
@@ -41,7 +41,7 @@ describe("root safety, checked on the opened directory", () => {
     const root = join(tempDir(), "root");
     mkdirSync(root, { mode: 0o755 });
     chmodSync(root, 0o755);
-    ensurePrivateDir(root, uid);
+    ensureStoreDir(root, uid);
     expect(statSync(root).mode & 0o777).toBe(0o700);
   });
 
@@ -60,7 +60,7 @@ describe("root safety, checked on the opened directory", () => {
     const base = tempDir();
     const root = join(base, "root");
     plant(root, base);
-    const error = refusal(() => ensurePrivateDir(root, uid));
+    const error = refusal(() => ensureStoreDir(root, uid));
     expect(error.reason).toBe("unsafe_store");
     expect(error.message).toMatch(message);
     expect(error.hint).toMatch(/HANDOFF_ROOT/);
@@ -71,7 +71,7 @@ describe("root safety, checked on the opened directory", () => {
     mkdirSync(root);
     chmodSync(root, 0o755);
     chownSync(root, NOBODY, NOBODY);
-    refusal(() => ensurePrivateDir(root, uid));
+    refusal(() => ensureStoreDir(root, uid));
     expect(statSync(root).mode & 0o777).toBe(0o755);
   });
 

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
-import { TOOL_NAMES } from "../../client/mcp/tools.js";
+import { TOOLS } from "../../client/mcp/tools.js";
 import { tempDir } from "../client/git-repo.js";
-import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
+import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { type McpSession, type ToolCall, startMcp } from "../helpers/mcp-client.js";
 import { type Host, makeHost, makeSharedRepo, startServer } from "./hosts.js";
 
 // The real `handoff mcp` process, driven by the MCP SDK's own client over stdio, publishing to
@@ -26,17 +25,10 @@ src/retry.ts has the loop; the backoff has no test yet. The user chose exponenti
 - a backoff test in test/retry.test.ts is the plausible next step
 `;
 
-interface ToolCall {
-  isError?: boolean;
-  content: { type: string; text?: string; _meta?: Record<string, unknown> }[];
-  structuredContent?: Record<string, unknown>;
-}
-
 let base: string;
 let server: LocalServer | undefined;
 let host: Host;
-let client: Client | undefined;
-let transport: StdioClientTransport | undefined;
+let mcp: McpSession | undefined;
 
 beforeAll(async () => {
   base = tempDir("handoff-e2e-mcp-");
@@ -44,34 +36,17 @@ beforeAll(async () => {
   server = await startServer(join(base, "server-state"));
   const repos = makeSharedRepo(base, ["a"], { "README.md": "# Uploader\n", "retry.ts": "export const tries = 3;\n" });
   host = makeHost(base, "a", repos.a!, { HANDOFF_SERVER: server.url });
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(repoRoot, "bin", "handoff.cjs"), "mcp"],
-    cwd: host.repo,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...host.env },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "handoff-e2e", version: "1.0.0" });
-  await client.connect(transport);
+  mcp = await startMcp({ cwd: host.repo, env: host.env, name: "handoff-e2e" });
 }, 120_000);
 
 afterAll(async () => {
-  const pid = transport?.pid;
-  await client?.close().catch(() => undefined);
-  // close() ends the child; a child that ignored it is killed, never left behind.
-  if (pid !== undefined && pid !== null) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  await mcp?.close();
   await server?.stop();
   rmSync(base, { recursive: true, force: true });
 }, 30_000);
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCall> {
-  return (await client!.callTool({ name, arguments: args })) as ToolCall;
+function call(name: string, args: Record<string, unknown>): Promise<ToolCall> {
+  return mcp!.call(name, args);
 }
 
 function ok(result: ToolCall): Record<string, unknown> {
@@ -84,9 +59,9 @@ describe("handoff mcp over stdio with the SDK client", () => {
   let url: string;
 
   it("lists the seven tools, each with an input schema", async () => {
-    const { tools } = await client!.listTools();
+    const { tools } = await mcp!.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["checkpoint", "context", "create", "discover", "orient", "publish", "validate"]);
-    expect([...TOOL_NAMES].sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(TOOLS.map((t) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
     expect(tools.find((t) => t.name === "discover")!.description).toMatch(/never selects/);
     // orient spends a view of a share link: not read-only, and the last view ends the link.
@@ -197,32 +172,23 @@ describe("handoff mcp --root DIR --config FILE", () => {
   it("serves the store and config it names, and says at start which it uses, for clients that pass no environment", async () => {
     const root = join(base, "named-root");
     const config = join(base, "named-config.json");
-    const named = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, "bin", "handoff.cjs"), "mcp", "--root", root, "--config", config],
-      cwd: host.repo,
-      // What such a client passes: PATH and HOME, nothing of Handoff's.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: host.env.HOME! },
-      stderr: "pipe",
-    });
     let stderr = "";
-    named.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const namedClient = new Client({ name: "handoff-e2e-named", version: "1.0.0" });
+    // What such a client passes: PATH and HOME, nothing of Handoff's.
+    const named = await startMcp({
+      cwd: host.repo,
+      env: { HOME: host.env.HOME },
+      name: "handoff-e2e-named",
+      args: ["--root", root, "--config", config],
+      onStderr: (text) => {
+        stderr += text;
+      },
+    });
     try {
-      await namedClient.connect(named);
-      const created = (await namedClient.callTool({ name: "create", arguments: { body: BODY } })).structuredContent as { path: string };
+      const created = (await named.call("create", { body: BODY })).structuredContent as { path: string };
       expect(created.path.startsWith(`${root}/`)).toBe(true);
       expect(stderr).toContain(`store ${root} (--root); config ${config} (--config, not there yet)`);
     } finally {
-      const pid = named.pid;
-      await namedClient.close().catch(() => undefined);
-      if (pid !== undefined && pid !== null) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
+      await named.close();
     }
   });
 });

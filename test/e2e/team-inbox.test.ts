@@ -1,7 +1,5 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { newShareKey } from "../../shared/crypto/key.js";
@@ -9,7 +7,7 @@ import { sealTeamCard } from "../../shared/crypto/team-card.js";
 import { newTeamKey } from "../../shared/crypto/team-key.js";
 import { newHandoffId, newToken } from "../../shared/ids/tokens.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
-import { repoRoot } from "../helpers/cli.js";
+import { startMcp } from "../helpers/mcp-client.js";
 import { filesContaining, type Host, json, makeHost, startOperatorServer } from "./hosts.js";
 
 // The team inbox end to end: an operator, member A and member B, each with their own HOME and
@@ -139,24 +137,16 @@ describe("three parties: an operator, member A, member B", () => {
   });
 
   it("over MCP (the official SDK's client): discover with team finds it by title, orient on team:<id> opens it", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, "bin", "handoff.cjs"), "mcp"],
-      cwd: memberB.repo,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1", ...memberB.env },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "handoff-e2e-team", version: "1.0.0" });
-    await client.connect(transport);
+    const mcp = await startMcp({ cwd: memberB.repo, env: memberB.env, name: "handoff-e2e-team" });
     try {
-      const found = (await client.callTool({ name: "discover", arguments: { team: true, keywords: ["ledger"] } })) as { isError?: boolean; structuredContent?: TeamDiscovery };
+      const found = (await mcp.call("discover", { team: true, keywords: ["ledger"] })) as { isError?: boolean; structuredContent?: TeamDiscovery };
       expect(found.isError).toBeFalsy();
       expect(found.structuredContent?.candidates.map((c) => [c.id, c.title])).toEqual([[published.id, TITLE]]);
-      const oriented = (await client.callTool({ name: "orient", arguments: { source: `team:${published.id}` } })) as { isError?: boolean; content: { text?: string }[] };
+      const oriented = await mcp.call("orient", { source: `team:${published.id}` });
       expect(oriented.isError).toBeFalsy();
       expect(oriented.content.map((c) => c.text ?? "").join("\n")).toContain("flip the read path behind the ledger_pg flag");
     } finally {
-      await client.close();
+      await mcp.close();
     }
     const meta = await memberA.run(["published", "--json"]);
     expect(json<{ published: { id: string; views_left: number | null }[] }>(meta).published.find((p) => p.id === published.id)?.views_left).toBe(1);

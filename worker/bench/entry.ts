@@ -23,13 +23,8 @@ app.get("/bench/constant", (c) =>
   c.body(constantBody, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(BENCH_BODY_BYTES) }),
 );
 
-import { accessFor, credentialFor } from "../storage/durable-objects.js";
-import { getBody } from "../storage/bodies-r2.js";
-import { READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { credentialFor } from "../storage/durable-objects.js";
 import { sha256Base64Url } from "../../shared/ids/tokens.js";
-app.get("/bench/do/:id", async (c) => { const d = await accessFor(c.env, c.req.param("id")).consumeView(null, await sha256Base64Url(c.req.header(READ_TOKEN_HEADER) ?? "")); return c.body(constantBody, d.ok ? 200 : 500); });
-app.get("/bench/peek/:id", async (c) => { const d = await accessFor(c.env, c.req.param("id")).peek(null); return c.body(constantBody, d.ok ? 200 : 500); });
-app.get("/bench/r2/:id", async (c) => { const o = await getBody(c.env.BODIES, c.req.param("id")); return new Response(o!.body, {headers: {"Content-Length": String(o!.size)}}); });
 // What a credential cache would save, measured inside workerd (no HTTP noise): `n` lookups of the
 // bearer token in its own registry object, one after another; workerd's clock advances across
 // each Durable Object call, so the total over many calls is a fair mean.
@@ -40,7 +35,6 @@ app.get("/bench/credential-lookups", async (c) => {
   for (let i = 0; i < n; i++) if ((await stub.resolve()) === null) return c.json({ error: "unknown token" }, 400);
   return c.json({ n, ms: Date.now() - start });
 });
-app.get("/bench/limit", async (c) => { await c.env.READ_LIMITER.limit({ key: "x" }); return c.body(constantBody); });
 export default {
   fetch(request, env, ctx) {
     const url = new URL(request.url);

@@ -7,7 +7,7 @@ import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";
 import { compileManifest, type UnmetRequirement, unmetRequired } from "../../ops/context/compile.js";
 import { oneLine, terminalSafe } from "../../platform/terminal.js";
-import { writeNewPrivateFile } from "../../platform/private-file.js";
+import { createFile } from "../../platform/fs.js";
 import type { contextSpec } from "./spec.js";
 import type { RunContext } from "../../lib/run-context.js";
 import type { ActivationResult, DeactivationResult } from "../../ops/activate/activation.js";
@@ -128,13 +128,5 @@ function exists(flag: string, path: string): HandoffError {
 
 /** Creates `path` with mode 0600; an existing file (or a symlink at the name) is never replaced. */
 async function writeExclusive(flag: string, path: string, content: string): Promise<void> {
-  try {
-    await writeNewPrivateFile(path, content);
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "EEXIST") throw exists(flag, path);
-    throw new HandoffError("io_failed", `cannot write ${path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, {
-      hint: "check that the folder exists and is writable",
-      cause,
-    });
-  }
+  if (createFile(path, content) === "exists") throw exists(flag, path);
 }

@@ -5,35 +5,24 @@ import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { implement } from "../command.js";
 import type { renderSpec } from "./spec.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
-import { writeNewPrivateFile, writePrivateFile } from "../../platform/private-file.js";
-import { describeFsError } from "../../platform/read-file.js";
+import { createFile, replaceFile } from "../../platform/fs.js";
 import { oneLine, terminalSafe } from "../../platform/terminal.js";
 
 /** Writes `content` to `path`: exclusively, or with `force` by an atomic rename over it. */
 async function writeOutput(path: string, content: string, force: boolean): Promise<void> {
-  try {
-    if (!force) {
-      await writeNewPrivateFile(path, content);
-      return;
-    }
-    const existing = await lstat(path).catch(() => undefined);
-    if (existing?.isDirectory()) {
-      throw new HandoffError("usage", `--out ${path} is a folder`, { hint: "give a file name for the Markdown" });
-    }
-    // The one atomic replace: a temporary 0600 file in the same folder, then a rename over F.
-    await writePrivateFile(path, content);
-  } catch (cause) {
-    if (cause instanceof HandoffError) throw cause;
-    if ((cause as NodeJS.ErrnoException).code === "EEXIST") {
+  if (!force) {
+    if (createFile(path, content) === "exists") {
       throw new HandoffError("usage", `--out ${path} already exists; not overwriting it`, {
         hint: "pass --force to replace it, or choose another --out",
       });
     }
-    throw new HandoffError("io_failed", `cannot write ${path}: ${describeFsError(cause)}`, {
-      hint: "check that the folder exists and is writable",
-      cause,
-    });
+    return;
   }
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing?.isDirectory()) {
+    throw new HandoffError("usage", `--out ${path} is a folder`, { hint: "give a file name for the Markdown" });
+  }
+  replaceFile(path, content);
 }
 
 export type RenderResult = { source: string; markdown: string } | { source: string; out: string; bytes: number };

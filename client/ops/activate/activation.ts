@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { validateKernelCheckpoint } from "../../../shared/kernel/checkpoint.js";
@@ -11,6 +11,7 @@ import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js"
 import { type ActivePointer, LEDGER_PATH, type LedgerEntry, POINTER_PATH, parsePointer } from "../../lib/guard-state.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { describeFsError, errorCode, osError, replaceFile } from "../../platform/fs.js";
 
 /**
  * Arming and disarming the context guard, with kernel's state files (see state.ts): what
@@ -56,13 +57,11 @@ export async function activateManifest(options: { manifest: string; cwd: string;
   assertInsideRepository(join(root, "_meta"), root);
   try {
     mkdirSync(join(root, "_meta"), { recursive: true });
-    // Written whole and renamed into place: a guard never reads half a pointer.
-    const staged = `${pointerPath}.${process.pid}.tmp`;
-    writeFileSync(staged, `${JSON.stringify(pointer, null, 2)}\n`, { flag: "wx", mode: 0o644 });
-    renameSync(staged, pointerPath);
   } catch (cause) {
-    throw new HandoffError("io_failed", `cannot write ${pointerPath}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { hint: "check that _meta/ is writable", cause });
+    throw osError(`cannot create ${join(root, "_meta")}`, cause, "check that _meta/ is writable");
   }
+  // Written whole and renamed into place: a guard never reads half a pointer.
+  replaceFile(pointerPath, `${JSON.stringify(pointer, null, 2)}\n`, 0o644);
   return { root, pointer_path: pointerPath, pointer, ...(before !== undefined && before !== options.manifest ? { replaced: before } : {}) };
 }
 
@@ -162,8 +161,8 @@ function readIfFile(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new HandoffError("unreadable", `cannot read ${path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { hint: "check its permissions; the guard stays active", cause });
+    if (errorCode(cause) === "ENOENT") return undefined;
+    throw new HandoffError("unreadable", `cannot read ${path}: ${describeFsError(cause)}`, { hint: "check its permissions; the guard stays active", cause });
   }
 }
 
@@ -187,12 +186,9 @@ function mergeIntoReceipt(path: string, entries: LedgerEntry[]): void {
       hint: "fix the ledger records named, then deactivate again",
     });
   }
-  const staged = `${path}.staged.${process.pid}`;
   try {
-    writeFileSync(staged, `${JSON.stringify(merged, null, 2)}\n`, { flag: "wx", mode: 0o600 });
-    renameSync(staged, path);
+    replaceFile(path, `${JSON.stringify(merged, null, 2)}\n`);
   } catch (cause) {
-    rmSync(staged, { force: true });
-    throw new HandoffError("io_failed", `cannot update ${path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}; the guard stays active`, { hint: "check that the folder is writable", cause });
+    throw osError(`cannot update ${path}; the guard stays active`, cause instanceof HandoffError ? cause.cause : cause, "check that the folder is writable");
   }
 }

@@ -9,7 +9,7 @@ import { captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { writeExclusive } from "../../lib/store.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
-import { repoRelative } from "../../platform/paths.js";
+import { partialRealpath, repoRelative } from "../../platform/paths.js";
 
 /**
  * `handoff checkpoint`: records resumed work as a kernel.checkpoint/v1 (the reference's
@@ -103,6 +103,7 @@ export function parseDone(value: string): { step: string; evidence: string } {
   return { step, evidence };
 }
 
+/** Repository-relative where the file really is (a symlink counts where it leads), else as given. */
 function inRepository(toplevel: string, path: string): string {
-  return repoRelative(toplevel, path) ?? path;
+  return repoRelative(partialRealpath(toplevel), partialRealpath(path)) ?? path;
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { basename, resolve, sep } from "node:path";
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
@@ -8,7 +7,7 @@ import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../../shared/kernel/validate.js";
 import { writeExclusive } from "../../lib/store.js";
 import { kernelTarget, makeKernelDir } from "../../lib/kernel-target.js";
-import { readRegularFile } from "../../platform/read-file.js";
+import { hashPinnedFile, PINNED_FILE_LIMIT } from "../../lib/pinned-artifact.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
 import { type CreateDeps, type Created, type CreateWarning, NOT_REDACTED_WARNING } from "./create.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
@@ -25,8 +24,6 @@ import { repoRelative } from "../../platform/paths.js";
 export const KERNEL_FORMAT = "kernel.handoff/v1";
 /** The kernel contract's home for manifests, inside the repository. */
 export const KERNEL_DIR = "_meta/handoffs";
-/** A pinned artifact is hashed in full; anything larger is not a file a handoff should pin. */
-const PIN_LIMIT = 64 * 1024 * 1024;
 
 export interface KernelCreateOptions {
   /** The partial manifest, as JSON text (the body). */
@@ -150,7 +147,7 @@ function pinArtifact(path: string, toplevel: string): PinnedArtifact {
   if (inRepo === undefined || inRepo === "") {
     throw new HandoffError("usage", `--pin ${path} is outside the repository ${toplevel}`, { hint: "pin files inside the repository" });
   }
-  const bytes = readRegularFile(path, PIN_LIMIT, { what: "--pin" });
-  if (bytes === "too_large") throw new HandoffError("too_large", `--pin ${path} is larger than ${PIN_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files" });
-  return { path: inRepo, sha256: createHash("sha256").update(bytes).digest("hex") };
+  const sha256 = hashPinnedFile(path, { what: "--pin" });
+  if (sha256 === "too_large") throw new HandoffError("too_large", `--pin ${path} is larger than ${PINNED_FILE_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files (resume could not check a bigger one either)" });
+  return { path: inRepo, sha256 };
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { HandoffError } from "../../../shared/errors.js";
+import { describeFsError } from "../../platform/fs.js";
 import { type TranscriptDraft, TranscriptDrafter } from "../../../shared/transcript/drafter.js";
 
 /**
@@ -28,7 +29,7 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
     fd = openSync(path, "r");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    throw new HandoffError("unreadable", `cannot read the transcript ${path}: ${code ?? String(cause)}`, {
+    throw new HandoffError("unreadable", `cannot read the transcript ${path}: ${describeFsError(cause)}`, {
       hint: code === "ENOENT" ? "pass the session's transcript file (Claude Code: the hook's transcript_path; Codex: ~/.codex/sessions/.../rollout-*.jsonl)" : "check the file's permissions",
       cause,
     });

@@ -1,26 +1,22 @@
-/**
- * The words of a shell command, as a POSIX shell would split them before expansion, grouped by
- * simple command: quotes and backslashes are removed; `;`, `&`, `|`, `(`, `)` and newlines start
- * a new group, redirections end a word but not the group (`grep -r x . > out` is one group).
- * Variables, command substitutions and globs are not expanded: the guard checks the paths a
- * command names, not the ones it might compute (docs/agents.md says so).
- *
- * @example
- * ```ts
- * commandSegments(`cat 'my file' >out.txt && grep -r x "src/a b"`) // [["cat", "my file", "out.txt"], ["grep", "-r", "x", "src/a b"]]
- * ```
- */
-export function commandSegments(command: string): string[][] {
-  return parseCommand(command).map((segment) => segment.words);
-}
-
 /** One simple command: its words, and the bodies of the here-documents fed to it. */
 export interface CommandSegment {
   words: string[];
   heredocs: string[];
 }
 
-/** commandSegments with here-document bodies kept (`python3 <<EOF ... EOF` feeds its body to python3). */
+/**
+ * The words of a shell command, as a POSIX shell would split them before expansion, grouped by
+ * simple command: quotes and backslashes are removed; `;`, `&`, `|`, `(`, `)` and newlines start
+ * a new group, redirections end a word but not the group (`grep -r x . > out` is one group).
+ * Variables, command substitutions and globs are not expanded: the guard checks the paths a
+ * command names, not the ones it might compute (docs/agents.md says so). Here-document bodies
+ * are kept (`python3 <<EOF ... EOF` feeds its body to python3).
+ *
+ * @example
+ * ```ts
+ * parseCommand(`cat 'my file' >out.txt && grep -r x "src/a b"`).map((s) => s.words) // [["cat", "my file", "out.txt"], ["grep", "-r", "x", "src/a b"]]
+ * ```
+ */
 export function parseCommand(command: string): CommandSegment[] {
   const segments: CommandSegment[] = [{ words: [], heredocs: [] }];
   const pending: { delimiter: string; stripTabs: boolean; segment: CommandSegment }[] = [];

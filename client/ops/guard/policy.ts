@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
+import { describeFsError } from "../../platform/fs.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import { decide, type GuardDecision, type HookEvent } from "./decide.js";
 import { type ActivePointer, appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
@@ -73,7 +74,7 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
     if (code === "ENOENT" || code === "ENOTDIR") return { allowed: true, message: "", root };
     return block(
       root,
-      `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${code ?? String(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
+      `handoff guard: a manifest is active but its pointer ${pointerPath} cannot be read (${describeFsError(cause)}); blocking. Re-run 'handoff context MANIFEST --activate', or 'handoff context --deactivate'.`,
     );
   }
   const pointer = parsePointer(text);
@@ -113,7 +114,7 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
     } catch (cause) {
       return block(
         root,
-        `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${(cause as NodeJS.ErrnoException).code ?? String(cause)}); blocking to keep the receipt complete.`,
+        `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${describeFsError(cause)}); blocking to keep the receipt complete.`,
       );
     }
   }

@@ -1,8 +1,9 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HandoffError } from "../../../shared/errors.js";
 import type { Env } from "../../platform/env.js";
+import { createFile, osError, replaceFile } from "../../platform/fs.js";
 
 /**
  * `handoff install-skill`: copies the shipped skill folder (plugin/skills/handoff/) to where an agent
@@ -113,19 +114,14 @@ export function installSkill(options: InstallSkillOptions): InstallSkillResult {
   }
   for (const file of plan) {
     if (file.action === "unchanged") continue;
-    mkdirSync(dirname(file.path), { recursive: true, mode: 0o755 });
     try {
-      if (file.action === "written") writeFileSync(file.path, file.bytes, { flag: "wx", mode: 0o644 });
-      else {
-        const staged = `${file.path}.handoff-${process.pid}`;
-        writeFileSync(staged, file.bytes, { flag: "wx", mode: 0o644 });
-        renameSync(staged, file.path);
-      }
+      mkdirSync(dirname(file.path), { recursive: true, mode: 0o755 });
     } catch (cause) {
-      throw new HandoffError("io_failed", `cannot write ${file.path}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, {
-        hint: "check that the folder is writable, or pass --dir D",
-        cause,
-      });
+      throw osError(`cannot create ${dirname(file.path)}`, cause, "check that the folder is writable, or pass --dir D");
+    }
+    if (file.action === "replaced") replaceFile(file.path, file.bytes, 0o644);
+    else if (createFile(file.path, file.bytes, 0o644) === "exists") {
+      throw new HandoffError("io_failed", `${file.path} appeared while the skill was being installed; not overwriting it`, { hint: "run the command again" });
     }
   }
   return {

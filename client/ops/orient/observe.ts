@@ -1,13 +1,12 @@
-import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { ObservedState, RecordedState } from "../../../shared/orient/drift.js";
 import { scanPaths } from "../../../shared/orient/paths.js";
 import { type GitCapture, captureGit, dirtyTreeSha256 } from "../../lib/git.js";
 import { runGit } from "../../platform/git.js";
-import { readRegularFile } from "../../platform/read-file.js";
+import { hashPinnedFile } from "../../lib/pinned-artifact.js";
 import type { Env } from "../../platform/env.js";
-import { repoRelative } from "../../platform/paths.js";
+import { partialRealpath, repoRelative } from "../../platform/paths.js";
 
 /**
  * Gathers, read-only, the facts drift is computed from: the current git state, how the recorded
@@ -15,7 +14,6 @@ import { repoRelative } from "../../platform/paths.js";
  * Nothing is written, fetched or locked (GIT_OPTIONAL_LOCKS=0).
  */
 
-const ARTIFACT_LIMIT = 64 * 1024 * 1024;
 const HEX_COMMIT = /^[0-9a-fA-F]{4,64}$/;
 
 /** What a source recorded about its checkout, from ce frontmatter, other frontmatter, or a manifest. */
@@ -88,8 +86,8 @@ export async function observeCheckout(recorded: RecordedState, body: string, cwd
       continue;
     }
     try {
-      const bytes = readRegularFile(full, ARTIFACT_LIMIT, { what: "the pinned artifact", noFollow: true });
-      observed.artifacts.push(bytes === "too_large" ? { path: artifact.path, missing: false } : { path: artifact.path, sha256: createHash("sha256").update(bytes).digest("hex"), missing: false });
+      const sha256 = hashPinnedFile(full, { what: "the pinned artifact", noFollow: true });
+      observed.artifacts.push(sha256 === "too_large" ? { path: artifact.path, missing: false } : { path: artifact.path, sha256, missing: false });
     } catch {
       observed.artifacts.push({ path: artifact.path, missing: lstatSync(full, { throwIfNoEntry: false }) === undefined });
     }
@@ -152,8 +150,8 @@ function remapPaths(recorded: RecordedState, absolute: string[], toplevel: strin
 /** A repo-relative path resolved inside the checkout, or undefined when it would escape it. */
 function inside(toplevel: string, path: string): string | undefined {
   if (isAbsolute(path)) return undefined;
-  const full = resolve(toplevel, path);
-  const rel = repoRelative(toplevel, full);
+  const full = partialRealpath(resolve(toplevel, path));
+  const rel = repoRelative(partialRealpath(toplevel), full);
   return rel === undefined || rel === "" ? undefined : full;
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
 import { parseCeDocument } from "../../../shared/ce/document.js";
-import { FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES, readFrontmatter } from "../../../shared/ce/read-frontmatter.js";
+import { FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES } from "../../../shared/ce/contract.js";
+import { readFrontmatter } from "../../../shared/ce/read-frontmatter.js";
 import { quoteScalar, serializeCeDocument, serializeCeFrontmatter } from "../../../shared/ce/serialize.js";
 
 const base: CeFields & Record<string, unknown> = {

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildKernelManifest } from "../../../shared/kernel/build.js";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { validateKernelText } from "../../../shared/kernel/validate.js";
-import { validateDocumentText, validateExitCode } from "../../../shared/document/validate-document.js";
+import { type ValidateReport, validateDocumentText } from "../../../shared/document/validate-document.js";
+import { exitCodeForOutcome } from "../../../client/cli/main.js";
+import { command as validateCommand } from "../../../client/commands/validate/run.js";
+
+/** The exit `handoff validate` gives a report: the command's own outcome, through the CLI's one map. */
+const validateExitCode = (report: ValidateReport) => exitCodeForOutcome(validateCommand.outcome(report));
 import { ensureBuilt, runCli } from "../../helpers/cli.js";
 import { type CorpusCase, type Exception, INVALID_UTF8, buildCorpus, fullManifest } from "../../helpers/kernel-corpus.js";
 import { liveSpecDir, referenceValidate } from "../../helpers/kernel-reference.js";

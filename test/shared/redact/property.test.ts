@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RULE_IDS, redactText } from "../../../shared/redact/index.js";
+import { redactText } from "../../../shared/redact/index.js";
+import { RULE_IDS } from "../../../shared/redact/rules.js";
 import { positiveSamples } from "../../fixtures/redact/samples.js";
 import { expectConsistent, survivingWindows } from "./consistency.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RULE_IDS, RULES, redactText } from "../../../shared/redact/index.js";
+import { redactText } from "../../../shared/redact/index.js";
+import { RULE_IDS, RULES } from "../../../shared/redact/rules.js";
 import { ADVERSARIAL_CASES } from "../../fixtures/redact/adversarial.js";
 import { negativeSamples, positiveSamples } from "../../fixtures/redact/samples.js";
 import { expectConsistent, survivingWindows } from "./consistency.js";
