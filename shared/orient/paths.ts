@@ -65,18 +65,6 @@ export function scanPaths(body: string): ScannedPaths {
   return { relative: [...relative], absolute: [...absolute] };
 }
 
-/**
- * Repository-relative file paths named in a body (see `scanPaths`).
- *
- * @example
- * ```ts
- * referencedPaths("See `shared/errors.ts` and README.md (v1.2.3, *.ts, ../x.ts)") // ["shared/errors.ts", "README.md"]
- * ```
- */
-export function referencedPaths(body: string): string[] {
-  return scanPaths(body).relative;
-}
-
 function classifyToken(raw: string, backticked: boolean): { path: string; absolute: boolean } | undefined {
   // A code span may hold a command; only a single token can be a path.
   const token = raw.trim();

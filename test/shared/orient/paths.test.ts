@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REFERENCED_PATHS, referencedPaths, scanPaths } from "../../../shared/orient/paths.js";
+import { MAX_REFERENCED_PATHS, scanPaths } from "../../../shared/orient/paths.js";
 
 describe("scanPaths", () => {
   const cases: { name: string; body: string; relative: string[]; absolute?: string[] }[] = [
@@ -23,7 +23,7 @@ describe("scanPaths", () => {
   ];
   it.each(cases)("$name", ({ body, relative, absolute = [] }) => {
     expect(scanPaths(body)).toEqual({ relative, absolute });
-    expect(referencedPaths(body)).toEqual(relative);
+    expect(scanPaths(body).relative).toEqual(relative);
   });
 
   it("bounds the number of paths", () => {
