@@ -104,8 +104,9 @@ describe("413 before the body is buffered", () => {
     const res = await call("/v1/handoffs", { method: "POST", body: stream, vars: small });
     expect(res.status).toBe(413);
     expect(await errorCode(res)).toBe("too_large");
-    // The reader stopped soon after the limit instead of draining the whole stream.
-    expect(pulled).toBeLessThan(20);
+    // Nothing past the limit is kept, but the route reads the rest and drops it before the 413, so the
+    // connection ends cleanly (the cap past which it cancels is tested in bounded-body.test.ts).
+    expect(pulled).toBe(101);
   });
 
   it("refuses 1 MiB + 1 under the default limit", async () => {
