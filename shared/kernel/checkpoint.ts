@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type ValidationIssue, validateWith } from "./issues.js";
 import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
 import { kernelCheckpointRules } from "./rules.js";
@@ -14,34 +14,32 @@ import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
 
 export const kernelCheckpointSchema = z.strictObject({
   schema: z.literal(KERNEL_CHECKPOINT_SCHEMA_ID),
-  identity: z.strictObject({ name: z.string(), created: z.string(), session: z.string().optional() }),
+  identity: z.strictObject({ name: z.string(), created: z.string(), session: z.optional(z.string()) }),
   provenance: z.strictObject({
     branch: z.string(),
     commit: z.string(),
     dirty: z.boolean(),
-    dirty_tree_sha256: z.string().optional(),
+    dirty_tree_sha256: z.optional(z.string()),
   }),
   task: z.strictObject({
     goal: z.string(),
-    handoff_ref: z.string().optional(),
-    contract_ref: z.string().optional(),
+    handoff_ref: z.optional(z.string()),
+    contract_ref: z.optional(z.string()),
   }),
   steps_completed: z.array(z.strictObject({ step: z.string(), evidence: z.string() })),
-  current_outputs: z.array(z.string()).optional(),
+  current_outputs: z.optional(z.array(z.string())),
   pending_steps: z.array(z.string()),
   resume: z.strictObject({
     position: z.string(),
-    entrypoint: z.string().optional(),
+    entrypoint: z.optional(z.string()),
     next_operation: z.string(),
   }),
-  context: z
-    .strictObject({
-      policy: contextPolicySchema.optional(),
-      required: z.array(contextSelectorSchema).optional(),
-      forbidden: z.array(z.string()).optional(),
-      budget: contextBudgetSchema.optional(),
-    })
-    .optional(),
+  context: z.optional(z.strictObject({
+      policy: z.optional(contextPolicySchema),
+      required: z.optional(z.array(contextSelectorSchema)),
+      forbidden: z.optional(z.array(z.string())),
+      budget: z.optional(contextBudgetSchema),
+    })),
 });
 
 export type KernelCheckpoint = z.infer<typeof kernelCheckpointSchema>;

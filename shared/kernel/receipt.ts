@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonInt } from "./issues.js";
 import { RECEIPT_ADVISORIES } from "./advisories.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
@@ -16,7 +16,7 @@ export const CONTEXT_RECEIPT_SCHEMA_ID = "kernel.context-receipt/v1";
 export const RECEIPT_STATUSES = ["within_budget", "target_exceeded", "maximum_exceeded"] as const;
 export const SELECTION_OUTCOMES = ["resolved", "empty", "invalid", "missing"] as const;
 
-const optionalInt = jsonInt().optional();
+const optionalInt = z.optional(jsonInt());
 
 export const contextReceiptSchema = z.strictObject({
   schema: z.literal(CONTEXT_RECEIPT_SCHEMA_ID),
@@ -28,11 +28,11 @@ export const contextReceiptSchema = z.strictObject({
   requested_effort: z.string(),
   observed_effort: z.string(),
   fallback_authorized: z.boolean(),
-  fallback_reason: z.string().optional(),
+  fallback_reason: z.optional(z.string()),
   safety: z.enum(["normal", "protected", "unknown"]),
   builder_identity: z.string(),
   verifier_identity: z.string(),
-  created: z.string().optional(),
+  created: z.optional(z.string()),
   manifest_tokens: optionalInt,
   project_instructions_tokens: optionalInt,
   always_skills_tokens: optionalInt,
@@ -45,29 +45,25 @@ export const contextReceiptSchema = z.strictObject({
   maximum_budget_tokens: optionalInt,
   status: z.enum(RECEIPT_STATUSES),
   estimation_method: z.string(),
-  selections: z
-    .array(
+  selections: z.optional(z.array(
       z.strictObject({
         selector: z.string(),
         resolved: z.boolean(),
         outcome: z.enum(SELECTION_OUTCOMES),
-        resolved_sha256: z.string().optional(),
+        resolved_sha256: z.optional(z.string()),
         estimated_tokens: jsonInt(),
-        note: z.string().optional(),
+        note: z.optional(z.string()),
       }),
-    )
-    .optional(),
-  loads_beyond_manifest: z
-    .array(
+    )),
+  loads_beyond_manifest: z.optional(z.array(
       z.strictObject({
         path: z.string(),
-        reason: z.string().optional(),
+        reason: z.optional(z.string()),
         estimated_tokens: optionalInt,
-        ts: z.string().optional(),
+        ts: z.optional(z.string()),
       }),
-    )
-    .optional(),
-  migrated_fields: z.array(z.string()).optional(),
+    )),
+  migrated_fields: z.optional(z.array(z.string())),
 });
 
 export type ContextReceipt = z.infer<typeof contextReceiptSchema>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonInt } from "./issues.js";
 import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 
@@ -26,20 +26,20 @@ const strings = z.array(z.string());
 
 /** Context selector v1; which keys may be combined is a rule, not a schema matter. */
 export const contextSelectorSchema = z.strictObject({
-  path: z.string().optional(),
-  lines: z.string().optional(),
-  heading: z.string().optional(),
-  grep: z.string().optional(),
-  context: jsonInt().optional(),
-  git_diff: z.string().optional(),
-  reason: z.string().optional(),
+  path: z.optional(z.string()),
+  lines: z.optional(z.string()),
+  heading: z.optional(z.string()),
+  grep: z.optional(z.string()),
+  context: z.optional(jsonInt()),
+  git_diff: z.optional(z.string()),
+  reason: z.optional(z.string()),
 });
 
 export const contextPolicySchema = z.strictObject({ mode: z.enum(POLICY_MODES) });
 
 export const contextBudgetSchema = z.strictObject({
-  target_tokens: jsonInt({ min: 1 }).optional(),
-  max_tokens: jsonInt({ min: 1 }).optional(),
+  target_tokens: z.optional(jsonInt({ min: 1 })),
+  max_tokens: z.optional(jsonInt({ min: 1 })),
 });
 
 export const kernelHandoffSchema = z.strictObject({
@@ -47,83 +47,67 @@ export const kernelHandoffSchema = z.strictObject({
   identity: z.strictObject({
     name: z.string(),
     created: z.string(),
-    session: z.string().optional(),
-    tier: jsonInt({ min: 1, max: 3 }).optional(),
+    session: z.optional(z.string()),
+    tier: z.optional(jsonInt({ min: 1, max: 3 })),
   }),
   provenance: z.strictObject({
     branch: z.string(),
     commit: z.string(),
     dirty: z.boolean(),
-    artifacts: z
-      .array(z.strictObject({ path: z.string(), sha256: z.string(), purpose: z.string().optional() }))
-      .optional(),
-    retrospective_refs: strings.optional(),
+    artifacts: z.optional(z.array(z.strictObject({ path: z.string(), sha256: z.string(), purpose: z.optional(z.string()) }))),
+    retrospective_refs: z.optional(strings),
   }),
   objective: z.strictObject({
     goal: z.string(),
     success_conditions: strings,
-    non_goals: strings.optional(),
+    non_goals: z.optional(strings),
   }),
-  contract: z
-    .strictObject({
-      ref: z.string().optional(),
-      invariants: strings.optional(),
-      assumptions: strings.optional(),
-      decisions_accepted: z
-        .array(z.strictObject({ decision: z.string(), rationale: z.string().optional() }))
-        .optional(),
-      alternatives_rejected: z
-        .array(z.strictObject({ alternative: z.string(), reason: z.string().optional() }))
-        .optional(),
-    })
-    .optional(),
+  contract: z.optional(z.strictObject({
+      ref: z.optional(z.string()),
+      invariants: z.optional(strings),
+      assumptions: z.optional(strings),
+      decisions_accepted: z.optional(z.array(z.strictObject({ decision: z.string(), rationale: z.optional(z.string()) }))),
+      alternatives_rejected: z.optional(z.array(z.strictObject({ alternative: z.string(), reason: z.optional(z.string()) }))),
+    })),
   workflow: z.strictObject({
     phases: z.array(
-      z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.string().optional() }),
+      z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.optional(z.string()) }),
     ),
-    invalidation_rules: z
-      .array(
+    invalidation_rules: z.optional(z.array(
         z.strictObject({
-          when: z.strictObject({ event: z.string(), path_glob: z.string().optional() }),
+          when: z.strictObject({ event: z.string(), path_glob: z.optional(z.string()) }),
           invalidates: strings,
         }),
-      )
-      .optional(),
+      )),
   }),
-  runtime: z
-    .strictObject({
-      required_skills: z
-        .array(z.strictObject({ name: z.string(), version: jsonInt().optional(), sha256: z.string().optional() }))
-        .optional(),
-      optional_skills: strings.optional(),
-      preflight: z
-        .array(
+  runtime: z.optional(z.strictObject({
+      required_skills: z.optional(z.array(z.strictObject({ name: z.string(), version: z.optional(jsonInt()), sha256: z.optional(z.string()) }))),
+      optional_skills: z.optional(strings),
+      preflight: z.optional(z.array(
           z.strictObject({
             check: z.enum(PREFLIGHT_CHECKS),
-            expected: z.string().optional(),
-            path: z.string().optional(),
-            argv: strings.optional(),
+            expected: z.optional(z.string()),
+            path: z.optional(z.string()),
+            argv: z.optional(strings),
           }),
-        )
-        .optional(),
-    })
-    .optional(),
+        )),
+    })),
   context: z.strictObject({
     policy: contextPolicySchema,
-    required: z.array(contextSelectorSchema).optional(),
-    optional: z.array(contextSelectorSchema).optional(),
-    forbidden: strings.optional(),
-    budget: contextBudgetSchema.optional(),
+    required: z.optional(z.array(contextSelectorSchema)),
+    optional: z.optional(z.array(contextSelectorSchema)),
+    forbidden: z.optional(strings),
+    budget: z.optional(contextBudgetSchema),
   }),
   execution: z.strictObject({
     entry_phase: z.string(),
-    entrypoint: z.string().optional(),
-    stop_conditions: strings.optional(),
-    checkpoints: strings.optional(),
+    entrypoint: z.optional(z.string()),
+    stop_conditions: z.optional(strings),
+    checkpoints: z.optional(strings),
   }),
-  open_threads: strings.optional(),
-  warnings: strings.optional(),
-  outputs: z.strictObject({ required: strings.optional(), completion: z.string().optional() }).optional(),
+  open_threads: z.optional(strings),
+  warnings: z.optional(strings),
+  outputs: z.optional(z.strictObject({ required: z.optional(strings), completion: z.optional(z.string()) })),
   resume: z.strictObject({ prompt: z.string() }),
 });
 

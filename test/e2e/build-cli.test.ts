@@ -43,7 +43,7 @@ async function loadedFiles(args: string[]): Promise<string[]> {
 describe("the CLI's bundles", () => {
   it("are one per command the registry declares, and the vendored libraries", () => {
     expect(readdirSync(join(repoRoot, "dist", "commands")).sort()).toEqual(commandNames.map((name) => `${name}.cjs`).sort());
-    expect(readdirSync(join(repoRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
+    expect(readdirSync(join(repoRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod-mini.cjs", "zod.cjs"]);
   });
 
   it("carry their own command's code and not another's", () => {
@@ -77,10 +77,11 @@ describe("the CLI's bundles", () => {
     expect(await loadedFiles([...args])).toEqual(expected);
   });
 
-  it("validate of a kernel manifest loads zod, and not yaml", async () => {
+  // The CLI's schemas are zod/mini; classic zod is the MCP server's alone.
+  it("validate of a kernel manifest loads zod/mini, and neither classic zod nor yaml", async () => {
     const manifest = join(base, "manifest.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
-    expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod.cjs"]);
+    expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod-mini.cjs"]);
   });
 });
 
