@@ -1,4 +1,3 @@
-import { open } from "node:fs/promises";
 import type * as z from "zod/mini";
 import { type ConfigFile, checkLocalFile, localFileSchemas } from "../../shared/local/local-files.js";
 import { HandoffError } from "../../shared/errors.js";
@@ -225,6 +224,8 @@ function checkTokens(layer: { token?: string | undefined; teamToken?: string | u
 export async function readConfigFile(path: string): Promise<{ config: ConfigFile; warnings: string[] } | undefined> {
   let handle;
   try {
+    // Loaded here, not at import: every command's start-up reaches this module (platform/private-file.ts says why).
+    const { open } = await import("node:fs/promises");
     handle = await open(path, "r");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;

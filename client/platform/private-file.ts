@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 
@@ -9,10 +8,18 @@ import { HandoffError } from "../../shared/errors.js";
 const POSIX = process.platform !== "win32";
 
 /**
+ * node:fs/promises, loaded by the first write: it brings Node's stream and readline modules, about
+ * 2 ms of a start-up, and every command's start-up reaches this module (through the config module)
+ * while few write a private file.
+ */
+const fsp = () => import("node:fs/promises");
+
+/**
  * Makes `dir` (and missing parents, 0700) exist as a directory this user owns and nobody else can
  * list; a looser mode on it is tightened to 0700 and reported in the returned warnings.
  */
 export async function ensurePrivateDir(dir: string): Promise<string[]> {
+  const { chmod, mkdir, stat } = await fsp();
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (cause) {
@@ -34,6 +41,7 @@ export async function ensurePrivateDir(dir: string): Promise<string[]> {
  * replacing any existing file atomically. The folder must exist.
  */
 export async function writePrivateFile(path: string, data: string | Uint8Array): Promise<void> {
+  const { rename, unlink } = await fsp();
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeNewPrivateFile(temp, data);
@@ -50,6 +58,7 @@ export async function writePrivateFile(path: string, data: string | Uint8Array):
  * the caller to name). A half-written file is removed: it is ours, it was just created.
  */
 export async function writeNewPrivateFile(path: string, data: string | Uint8Array): Promise<void> {
+  const { open, unlink } = await fsp();
   const handle = await open(path, "wx", 0o600);
   try {
     await handle.writeFile(data);
