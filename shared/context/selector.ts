@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { en } from "zod/v4/locales";
 import { selectorIssues } from "./selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
-import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
+import { type ContextSelector, kernelSchemas } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../text/markdown.js";
 import { DEFAULT_GREP_CONTEXT, grepMatcher, grepWindows, MAX_GREP_CONTEXT } from "./grep.js";
 
@@ -44,7 +44,7 @@ export interface DiffSource {
 // The kernel schema's selector; a grep context below zero is a selector problem here. Built on
 // first use; its problems are said in zod's own English words, whichever zod built them.
 let selectorSchema: ReturnType<typeof buildSelectorSchema> | undefined;
-const buildSelectorSchema = () => z.extend(contextSelectorSchema, { context: z.optional(z.int().check(z.minimum(0))) });
+const buildSelectorSchema = () => z.extend(kernelSchemas().contextSelectorSchema, { context: z.optional(z.int().check(z.minimum(0))) });
 let english: ReturnType<typeof en> | undefined;
 
 /**
