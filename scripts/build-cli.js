@@ -183,12 +183,14 @@ export async function buildCli() {
     ),
     // The launcher's two fast paths, each one small file: help and --version from the
     // declarations, and the guard hook, which runs on every tool call. The declarations' lazy
-    // loaders are never called on the help path: leave the commands out.
+    // loaders are never called on the help path: leave out every module they load, as the
+    // registry names them (a hand-kept list missed `handoff hook`'s, and help.cjs carried the
+    // whole hook command: 633 KB, --help 1.8x node -e 0 on Node 20).
     build({
       ...COMMON,
       entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
       outdir: "dist",
-      external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
+      external: [...new Set(modules.values())],
       outExtension: { ".js": ".cjs" },
       // Modules these reach (platform/io.ts) use import.meta.url; in CommonJS it is the file's own URL.
       define: { "import.meta.url": "__handoffModuleUrl" },

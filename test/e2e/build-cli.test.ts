@@ -54,6 +54,13 @@ describe("the CLI's bundles", () => {
     expect(list).toContain("dist/commands/list.cjs runs 'handoff list'");
   });
 
+  it("leave every command's code out of the help module, the hook command's too", () => {
+    const help = readFileSync(join(repoRoot, "dist", "help.cjs"), "utf8");
+    expect(help).not.toContain("function createHandoff(");
+    expect(help).not.toContain("// client/hook/command.ts");
+    expect(help).not.toContain("// client/commands/list/run.ts");
+  });
+
   const common = [
     ["list --json", ["list", "--json"], ["commands/list.cjs"]],
     ["resume over an empty store", ["resume", "--json"], ["commands/resume.cjs"]],
