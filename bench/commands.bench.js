@@ -7,7 +7,7 @@
 //   --help (goal <= 1.25) and the guard hook with no manifest active (goal <= 1.35) keep theirs.
 // Rounds are interleaved (every command once per round, the order rotated each round) and each
 // figure is a median, so load from other work on the machine falls on every side alike. It runs
-// under this Node and under Node 22 and 24 where bench/lib/node-versions.js finds them.
+// under this Node and under Node 22 and 24 where scripts/test-nodes.js installed them.
 // `--against DIR` adds the same rows for another built checkout (e.g. main) in the same rounds.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -49,7 +49,8 @@ try {
   execFileSync("git", ["commit", "-q", "-m", "200 files"], { cwd: repo, env });
 
   const body = join(base, "body.md");
-  writeFileSync(body, "# Bench handoff\n\nDecided to keep the retry path. Next: wire the backoff into the client.\n".repeat(20));
+  // A body create accepts (it refuses one with no current state) and resume would call sufficient.
+  writeFileSync(body, `# Bench handoff\n\n${"Decided to keep the retry path. Next: wire the backoff into the client.\n".repeat(20)}\n## Current state\n\nThe retry path is in; the backoff is not wired yet.\n`);
   const manifest = join(base, "manifest.json");
   copyFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json"), manifest);
 
@@ -123,8 +124,8 @@ try {
   const floorScript = (count) =>
     `const { spawnSync } = require("node:child_process"); for (let i = 0; i < ${count}; i++) spawnSync("git", ["rev-parse", "HEAD"], { stdio: ["ignore", "pipe", "pipe"] });`;
 
-  const { found, missing, installHint } = nodeBinaries();
-  if (missing.length > 0) console.log(`Node ${missing.join(" and ")}: not measured (no cached \`node\` package; ${installHint} fetches it).`);
+  const { found, missing } = nodeBinaries();
+  for (const why of missing) console.log(`not measured: ${why}`);
   for (const { label, path: node } of found) {
     const rows = [
       { name: "node -e 0", run: () => run(node, ["-e", "0"]) },

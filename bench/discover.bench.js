@@ -6,13 +6,17 @@
 //     Also printed: the whole-process ratio (10,000 files, start-up included).
 //  2. discovery over 2,000 files of 64 KiB / 2,000 files of 8 KiB with the same frontmatter: goal
 //     <= 1.2, which shows that bodies are not read.
+// `--against DIR` measures another built checkout (e.g. main's) in the same interleaved rounds and
+// prints its figures beside these.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { medianMs, report, repoRoot } from "./lib/load-ts.js";
 
 const cli = join(repoRoot, "bin", "handoff.cjs");
+const againstAt = process.argv.indexOf("--against");
+const againstCli = againstAt === -1 ? undefined : join(resolve(process.argv[againstAt + 1]), "bin", "handoff.cjs");
 
 function frontmatter(i) {
   return [
@@ -61,8 +65,8 @@ function run(cmd, args, env) {
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr}`);
 }
 
-function discover(root) {
-  return () => run(process.execPath, [cli, "resume", "--json", "--max-candidates", "20000"], { HANDOFF_ROOT: root, NO_COLOR: "1" });
+function discover(root, bin = cli) {
+  return () => run(process.execPath, [bin, "resume", "--json", "--max-candidates", "20000"], { HANDOFF_ROOT: root, NO_COLOR: "1" });
 }
 
 /**
@@ -83,13 +87,19 @@ const big = makeStore(10_000, 8 * 1024);
 const empty = makeStore(0, 0);
 const rawScan = (root) => () => run(process.execPath, ["-e", rawScanScript, join(root, "ce-handoff")]);
 try {
-  const [scanBig, scanEmpty, ours, emptyMs] = await interleaved([rawScan(big), rawScan(empty), discover(big), discover(empty)], ROUNDS);
+  const sides = [rawScan(big), rawScan(empty), discover(big), discover(empty)];
+  if (againstCli) sides.push(discover(big, againstCli), discover(empty, againstCli));
+  const [scanBig, scanEmpty, ours, emptyMs, theirs, theirEmptyMs] = await interleaved(sides, ROUNDS);
   const perFile = (total, start) => ((total - start) / 10_000) * 1000;
   console.log(
     `  marginal per file: handoff resume ${perFile(ours, emptyMs).toFixed(1)} µs (${ours.toFixed(1)} - ${emptyMs.toFixed(1)} ms), raw head-scan ${perFile(scanBig, scanEmpty).toFixed(1)} µs (${scanBig.toFixed(1)} - ${scanEmpty.toFixed(1)} ms)`,
   );
   report("discovery marginal cost per file over 10,000 x 8 KiB / raw head-scan's", ours - emptyMs, scanBig - scanEmpty, { op: "<=", value: 1.3 });
   report("  whole processes, start-up included (information)", ours, scanBig);
+  if (againstCli) {
+    console.log(`  [against] marginal per file: ${perFile(theirs, theirEmptyMs).toFixed(1)} µs (${theirs.toFixed(1)} - ${theirEmptyMs.toFixed(1)} ms)`);
+    report("  [against] discovery marginal cost per file / raw head-scan's", theirs - theirEmptyMs, scanBig - scanEmpty, { op: "<=", value: 1.3 });
+  }
 } finally {
   rmSync(big, { recursive: true, force: true });
   rmSync(empty, { recursive: true, force: true });
@@ -98,8 +108,11 @@ try {
 const small = makeStore(2_000, 8 * 1024);
 const large = makeStore(2_000, 64 * 1024);
 try {
-  const [largeMs, smallMs] = await interleaved([discover(large), discover(small)], ROUNDS);
+  const sides = [discover(large), discover(small)];
+  if (againstCli) sides.push(discover(large, againstCli), discover(small, againstCli));
+  const [largeMs, smallMs, theirLargeMs, theirSmallMs] = await interleaved(sides, ROUNDS);
   report("discovery over 2,000 x 64 KiB / 2,000 x 8 KiB", largeMs, smallMs, { op: "<=", value: 1.2 });
+  if (againstCli) report("  [against] discovery over 2,000 x 64 KiB / 2,000 x 8 KiB", theirLargeMs, theirSmallMs, { op: "<=", value: 1.2 });
 } finally {
   rmSync(small, { recursive: true, force: true });
   rmSync(large, { recursive: true, force: true });

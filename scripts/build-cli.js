@@ -68,15 +68,24 @@ function onlyCommand(name, modules) {
  * library's exports that client/ and shared/ import, nothing more (a namespace import counts the
  * members it reads), so it is no larger than the bundled copy it replaces.
  */
-const VENDOR = { zod: ["zod", "zod/mini"], yaml: ["yaml"] };
+const VENDOR = { "zod-mini": ["zod/mini", "zod/v4/locales"], zod: ["zod"], yaml: ["yaml"] };
 const SPECIFIERS = Object.values(VENDOR).flat();
 /**
  * Run once when a vendor file loads. zod compiles each schema into a function on its first
  * parse, which pays off over many parses (the worker); a command parses a handful of documents
  * and exits, and validate of kernel's manifest spent 14 ms of CPU (147.6 -> 133.5) compiling.
  * Parsing without it is the same check, interpreted.
+ * The CLI's own schemas are zod/mini (its classes carry no methods per schema, so building the
+ * kernel schemas and loading the library cost less), in a file of their own: a command that
+ * validates loads no classic zod. Classic zod sets English messages when its first schema is
+ * built; zod/mini alone would say "Invalid input", so its file sets the same locale (shared/
+ * code that shows zod's own messages passes it to the parse too, so the words never depend on
+ * which flavour a process happened to load).
  */
-const VENDOR_SETUP = { zod: 'import { config as zodConfig } from "zod";\nzodConfig({ jitless: true });' };
+const VENDOR_SETUP = {
+  "zod-mini": 'import { config as zodConfig } from "zod/mini";\nimport { en } from "zod/v4/locales";\nzodConfig({ jitless: true });\nzodConfig(en());',
+  zod: 'import { config as zodConfig } from "zod";\nzodConfig({ jitless: true });',
+};
 /** The property of its vendor file's exports that holds one specifier's exports. */
 const slot = (specifier) => specifier.replace(/\W/g, "_");
 const vendorFileOf = (specifier) => Object.keys(VENDOR).find((file) => VENDOR[file].includes(specifier));
@@ -174,12 +183,14 @@ export async function buildCli() {
     ),
     // The launcher's two fast paths, each one small file: help and --version from the
     // declarations, and the guard hook, which runs on every tool call. The declarations' lazy
-    // loaders are never called on the help path: leave the commands out.
+    // loaders are never called on the help path: leave out every module they load, as the
+    // registry names them (a hand-kept list missed `handoff hook`'s, and help.cjs carried the
+    // whole hook command: 633 KB, --help 1.8x node -e 0 on Node 20).
     build({
       ...COMMON,
       entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
       outdir: "dist",
-      external: ["../commands/*/run.js", "./completion.js", "../mcp/command.js"],
+      external: [...new Set(modules.values())],
       outExtension: { ".js": ".cjs" },
       // Modules these reach (platform/io.ts) use import.meta.url; in CommonJS it is the file's own URL.
       define: { "import.meta.url": "__handoffModuleUrl" },

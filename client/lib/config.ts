@@ -1,6 +1,5 @@
-import { open } from "node:fs/promises";
-import type * as z from "zod";
-import { type ConfigFile, localFileSchemas } from "../../shared/local/local-files.js";
+import type * as z from "zod/mini";
+import { type ConfigFile, checkLocalFile, localFileSchemas } from "../../shared/local/local-files.js";
 import { HandoffError } from "../../shared/errors.js";
 import { normalizeServerUrl } from "../../shared/api/share-url.js";
 import { CONFIG_DIR, CONFIG_ENV, type ConfigLocation, configDirFor, configFileFor } from "./config-location.js";
@@ -227,9 +226,10 @@ function normalizeOrThrow(raw: string, label: string, inFile: boolean): string {
 function checkTokens(layer: { token?: string | undefined; teamToken?: string | undefined }, labels: { token: string; teamToken: string }): void {
   for (const key of ["token", "teamToken"] as const) {
     const value = layer[key];
-    if (value !== undefined && !localFileSchemas().TokenSchema.safeParse(value).success) {
+    const checked = value === undefined ? undefined : checkLocalFile(localFileSchemas().TokenSchema, value);
+    if (checked !== undefined && !checked.success) {
       // The value is a secret: name where it came from, never echo it.
-      throw new HandoffError("invalid_option", `${labels[key]} ${localFileSchemas().TokenSchema.safeParse(value).error?.issues[0]?.message ?? "is malformed"}`, {
+      throw new HandoffError("invalid_option", `${labels[key]} ${checked.error.issues[0]?.message ?? "is malformed"}`, {
         hint: "copy the token again without surrounding spaces or line breaks",
       });
     }
@@ -245,6 +245,8 @@ function checkTokens(layer: { token?: string | undefined; teamToken?: string | u
 export async function readConfigFile(path: string): Promise<{ config: ConfigFile; warnings: string[] } | undefined> {
   let handle;
   try {
+    // Loaded here, not at import: every command's start-up reaches this module (platform/private-file.ts says why).
+    const { open } = await import("node:fs/promises");
     handle = await open(path, "r");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
@@ -288,7 +290,7 @@ export async function readConfigFile(path: string): Promise<{ config: ConfigFile
 function parseConfig(path: string, json: unknown): ConfigFile {
   const versioned = typeof json === "object" && json !== null && !Array.isArray(json) && "version" in json;
   const schema = versioned ? localFileSchemas().ConfigFileV2Schema : localFileSchemas().LegacyConfigFileSchema;
-  const parsed = schema.safeParse(json);
+  const parsed = checkLocalFile(schema, json);
   if (!parsed.success) throw configIssue(path, parsed.error.issues, Object.keys(schema.shape));
   return parsed.data;
 }

@@ -1,6 +1,6 @@
 import { lstat, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { localFileSchemas, type PublishedRecord } from "../../shared/local/local-files.js";
+import { checkLocalFile, localFileSchemas, type PublishedRecord } from "../../shared/local/local-files.js";
 
 export type { PublishedRecord } from "../../shared/local/local-files.js";
 import { HandoffError, type Result, err, ok } from "../../shared/errors.js";
@@ -25,7 +25,7 @@ const recordPath = (configDir: string, id: string) => join(storeDir(configDir), 
 
 /** Saves (or replaces) the record for `rec.id`; returns warnings from tightening the folder's mode. */
 export async function savePublished(configDir: string, rec: PublishedRecord): Promise<string[]> {
-  const parsed = localFileSchemas().PublishedRecordSchema.safeParse(rec);
+  const parsed = checkLocalFile(localFileSchemas().PublishedRecordSchema, rec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new HandoffError("internal", `refusing to store a published record: ${issue?.path.join(".")}: ${issue?.message}`);
@@ -122,7 +122,7 @@ async function readRecord(configDir: string, id: string): Promise<Result<Publish
   } catch {
     return corrupt("not valid JSON");
   }
-  const parsed = localFileSchemas().PublishedRecordSchema.safeParse(json);
+  const parsed = checkLocalFile(localFileSchemas().PublishedRecordSchema, json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return corrupt(`not a published record (${issue?.path.join(".") || "object"}: ${issue?.message ?? "invalid"})`);

@@ -1,5 +1,5 @@
 import type { RankQuery } from "../../shared/discover/rank.js";
-import { gitIdentityOnDemand } from "./git.js";
+import { type GitIdentity, gitIdentityOnDemand } from "./git.js";
 import type { Env } from "../platform/env.js";
 
 /**
@@ -8,7 +8,11 @@ import type { Env } from "../platform/env.js";
  * caller enumerates or lists.
  */
 export async function rankingCheckout(cwd: string, env: Env): Promise<RankQuery["current"]> {
-  const git = await gitIdentityOnDemand(cwd, env).identity();
+  return checkoutFor(cwd, await gitIdentityOnDemand(cwd, env).identity());
+}
+
+/** The ranking's view of a checkout: the folder and what git said of it (nothing outside a repository). */
+export function checkoutFor(cwd: string, git: GitIdentity | undefined): RankQuery["current"] {
   return {
     cwd,
     ...(git?.repository ? { repository: git.repository } : {}),

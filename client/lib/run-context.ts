@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { Env } from "../platform/env.js";
 import { type BoundToken, type ConfigLocation, credentialsFor, type PublishConfig, type PublishFlags, resolvePublishConfig } from "./config.js";
-import { type CallOptions, callOptionsFor } from "./server-api.js";
+import { type CallOptions, callOptionsFor } from "./call-options.js";
 
 /**
  * Everything a run reads of its surroundings, built once by a front end (cli/, mcp/) and passed

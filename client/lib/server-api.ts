@@ -7,6 +7,9 @@ import { sameServer } from "../../shared/api/share-url.js";
 import type { BoundToken } from "./config.js";
 import { errorFromResponse, httpRequest, parseJsonBody } from "../platform/http.js";
 import { VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
+import { type CallOptions, PUBLISH_TIMEOUT_MS, READ_TIMEOUT_MS } from "./call-options.js";
+
+export { type CallOptions, callOptionsFor } from "./call-options.js";
 
 /**
  * The CLI's client of the publishing API (docs/api.md). Every answer is checked against the
@@ -14,11 +17,6 @@ import { VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
  * revoked, exhausted, forbidden, ...) or that names the transport problem.
  */
 
-export const PUBLISH_TIMEOUT_MS = 20_000;
-export const READ_TIMEOUT_MS = 15_000;
-/** Overrides every API timeout, in milliseconds: for a slow link, or to test the timeout path. */
-export const TIMEOUT_ENV = "HANDOFF_HTTP_TIMEOUT_MS";
-const MAX_TIMEOUT_MS = 600_000;
 /** A published body is at most 1 MiB plus envelope overhead on the default server. */
 const READ_CAP = 4 * 1024 * 1024;
 
@@ -37,26 +35,6 @@ export interface PublishRequest extends CallOptions {
   teamCard?: string;
   /** The link has a passphrase (envelope v2): the server says so when a read token does not match. */
   passphrase?: boolean;
-}
-
-/** Per-call transport options, read from the environment at the command's edge (`callOptionsFor`). */
-export interface CallOptions {
-  timeoutMs?: number;
-}
-
-/**
- * The timeout `HANDOFF_HTTP_TIMEOUT_MS` asks for, or `{}` for the defaults. A malformed value is
- * refused rather than ignored, so a typo cannot silently leave a 20-second wait.
- */
-export function callOptionsFor(env: Record<string, string | undefined>): CallOptions {
-  const text = env[TIMEOUT_ENV];
-  if (text === undefined || text === "") return {};
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > MAX_TIMEOUT_MS) {
-    throw new HandoffError("invalid_option", `${TIMEOUT_ENV} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got '${text}'`, {
-      hint: `unset ${TIMEOUT_ENV} to use the defaults (${PUBLISH_TIMEOUT_MS / 1000} s to publish, ${READ_TIMEOUT_MS / 1000} s to read)`,
-    });
-  }
-  return { timeoutMs: Number(text) };
 }
 
 export async function publishCiphertext(server: string, ciphertext: Uint8Array, request: PublishRequest): Promise<PublishResponse> {

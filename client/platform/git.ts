@@ -1,6 +1,15 @@
-import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { HandoffError } from "../../shared/errors.js";
 import type { Env } from "./env.js";
+
+/**
+ * node:child_process, loaded at the first git call: loading it brings Node's socket, stream and
+ * dgram modules, about 8 ms of CPU, which a command that asks git nothing (resume over an empty
+ * store, list, show) would pay at start-up for nothing.
+ */
+const lazyRequire = createRequire(import.meta.url);
+let childProcess: typeof import("node:child_process") | undefined;
+const processes = () => (childProcess ??= lazyRequire("node:child_process") as typeof import("node:child_process"));
 
 /**
  * The one way the CLI runs git: read-only and never prompting (no optional locks, so not even
@@ -98,7 +107,7 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
   const cap = options.maxBytes ?? 64 * 1024 * 1024;
   const empty = options.binary ? Buffer.alloc(0) : "";
   return new Promise((done) => {
-    const child = spawn("git", [...GIT_SAFE_CONFIG, ...args], { cwd: options.cwd, env: { ...options.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = processes().spawn("git", [...GIT_SAFE_CONFIG, ...args], { cwd: options.cwd, env: { ...options.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let size = 0;
     let stderr = "";
@@ -143,7 +152,7 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
  * same answer shape, text only.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
-  const run = spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
+  const run = processes().spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
     cwd: options.cwd,
     env: { ...options.env, ...GIT_ENV },
     stdio: ["ignore", "pipe", "pipe"],

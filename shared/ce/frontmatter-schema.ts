@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { isIsoUtc } from "../time/timestamps.js";
 import { CE_CONTRACT } from "./contract.js";
 
@@ -10,7 +10,7 @@ const HEX_SHA = /^[0-9a-f]{7,64}$/;
 const expect = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected);
 
 const text = (what: string) =>
-  z.string({ error: expect(`must be a string (${what})`) }).refine((v) => v.trim().length > 0, { message: "must not be empty" });
+  z.string({ error: expect(`must be a string (${what})`) }).check(z.refine((v) => v.trim().length > 0, { message: "must not be empty" }));
 
 /**
  * The ce-handoff/v1 frontmatter contract (../shared/spec/ce-handoff-v1.md), as a zod schema.
@@ -40,17 +40,17 @@ let schema: ReturnType<typeof buildSchema> | undefined;
 const buildSchema = () =>
   z.looseObject({
     artifact_contract: z.literal(CE_CONTRACT, { error: expect(`must be "${CE_CONTRACT}"`) }),
-    created_at: z.string({ error: expect("must be ISO-8601 UTC") }).refine(isIsoUtc, { message: "must be ISO-8601 UTC" }),
+    created_at: z.string({ error: expect("must be ISO-8601 UTC") }).check(z.refine(isIsoUtc, { message: "must be ISO-8601 UTC" })),
     title: text("a short descriptive title"),
     summary: text("one sentence"),
     keywords: z.array(z.string({ error: "must be a string" }), { error: expect("must be a list of strings") }),
-    cwd: z.string({ error: expect("must be an absolute path") }).regex(ABSOLUTE, { message: "must be an absolute path" }),
-    resume_focus: text("the next session's focus").optional(),
-    repository: text("a repository identifier").optional(),
-    repo_root_sha: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
-    branch: text("a branch name").optional(),
-    head: z.string({ error: "must be a hex commit id" }).regex(HEX_SHA, { message: "must be a hex commit id" }).optional(),
-    worktree_path: z.string({ error: "must be an absolute path" }).regex(ABSOLUTE, { message: "must be an absolute path" }).optional(),
+    cwd: z.string({ error: expect("must be an absolute path") }).check(z.regex(ABSOLUTE, { message: "must be an absolute path" })),
+    resume_focus: z.optional(text("the next session's focus")),
+    repository: z.optional(text("a repository identifier")),
+    repo_root_sha: z.optional(z.string({ error: "must be a hex commit id" }).check(z.regex(HEX_SHA, { message: "must be a hex commit id" }))),
+    branch: z.optional(text("a branch name")),
+    head: z.optional(z.string({ error: "must be a hex commit id" }).check(z.regex(HEX_SHA, { message: "must be a hex commit id" }))),
+    worktree_path: z.optional(z.string({ error: "must be an absolute path" }).check(z.regex(ABSOLUTE, { message: "must be an absolute path" }))),
   });
 
 export type CeFrontmatter = z.infer<ReturnType<typeof buildSchema>>;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { RECEIPT_STATUSES } from "../kernel/receipt.js";
 import { withoutForbiddenFiles } from "./diff.js";
 import { normalizeRepoPath } from "./selector-rules.js";
@@ -51,21 +51,15 @@ export type BudgetStatus = (typeof RECEIPT_STATUSES)[number];
 
 export type SelectorResolver = (selector: ContextSelector) => Piece | Promise<Piece>;
 
+/** What a field of the wrong shape reads as: absent. */
+const orAbsent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const tokens = () => orAbsent(z.number().check(z.int(), z.minimum(1)));
+
 const ContextSpecSchema = z.looseObject({
-  required: z.array(z.unknown()).optional().catch(undefined),
-  optional: z.array(z.unknown()).optional().catch(undefined),
-  forbidden: z
-    .array(z.unknown())
-    .transform((items) => items.filter((item): item is string => typeof item === "string"))
-    .optional()
-    .catch(undefined),
-  budget: z
-    .looseObject({
-      target_tokens: z.number().int().min(1).optional().catch(undefined),
-      max_tokens: z.number().int().min(1).optional().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
+  required: orAbsent(z.array(z.unknown())),
+  optional: orAbsent(z.array(z.unknown())),
+  forbidden: orAbsent(z.pipe(z.array(z.unknown()), z.transform((items) => items.filter((item): item is string => typeof item === "string")))),
+  budget: orAbsent(z.looseObject({ target_tokens: tokens(), max_tokens: tokens() })),
 });
 
 /**

@@ -1,7 +1,8 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { en } from "zod/v4/locales";
 import { selectorIssues } from "./selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
-import { type ContextSelector, contextSelectorSchema } from "../kernel/schema.js";
+import { type ContextSelector, kernelSchemas } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../text/markdown.js";
 import { DEFAULT_GREP_CONTEXT, grepMatcher, grepWindows, MAX_GREP_CONTEXT } from "./grep.js";
 
@@ -40,8 +41,11 @@ export interface DiffSource {
   note?: string;
 }
 
-// The kernel schema's selector; a grep context below zero is a selector problem here.
-const SelectorSchema = contextSelectorSchema.extend({ context: z.int().min(0).optional() });
+// The kernel schema's selector; a grep context below zero is a selector problem here. Built on
+// first use; its problems are said in zod's own English words, whichever zod built them.
+let selectorSchema: ReturnType<typeof buildSelectorSchema> | undefined;
+const buildSelectorSchema = () => z.extend(kernelSchemas().contextSelectorSchema, { context: z.optional(z.int().check(z.minimum(0))) });
+let english: ReturnType<typeof en> | undefined;
 
 /**
  * Token estimate used everywhere in compile and receipts: directional, not exact.
@@ -94,7 +98,9 @@ export function selectorSummary(selector: ContextSelector): string {
  */
 export function selectorProblem(selector: unknown): string | undefined {
   if (typeof selector !== "object" || selector === null || Array.isArray(selector)) return "a selector must be an object";
-  const parsed = SelectorSchema.safeParse(selector);
+  selectorSchema ??= buildSelectorSchema();
+  english ??= en();
+  const parsed = selectorSchema.safeParse(selector, { error: english.localeError });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return `selector is malformed${issue ? ` at ${issue.path.join(".") || "(root)"}: ${issue.message}` : ""}`;

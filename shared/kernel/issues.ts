@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type JsonPathSegment, compareJsonPaths, formatJsonPath } from "./json-path.js";
 
 /**
@@ -75,7 +75,7 @@ const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
  * validateWith(z.object({ a: z.string() }), [], {}) // { ok: false, issues: [{ path: "a", message: "is required" }] }
  * ```
  */
-export function validateWith<S extends z.ZodType>(schema: S, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<z.infer<S>> {
+export function validateWith<S extends z.ZodMiniType>(schema: S, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<z.infer<S>> {
   const found: Found[] = [];
   const parsed = schema.safeParse(value, { error: errorMap });
   if (!parsed.success) {
@@ -145,11 +145,11 @@ export function pyStrip(text: string): string {
  * there). Whether it was written as `2.0` is the strict parser's knowledge (integersAreLexical).
  */
 export function jsonInt(bounds: { min?: number; max?: number } = {}) {
-  let schema = z.number();
-  if (bounds.min !== undefined) schema = schema.min(bounds.min);
-  if (bounds.max !== undefined) schema = schema.max(bounds.max);
+  const checks: z.core.$ZodCheck<number>[] = [];
+  if (bounds.min !== undefined) checks.push(z.minimum(bounds.min));
+  if (bounds.max !== undefined) checks.push(z.maximum(bounds.max));
   // The JSON Schema export says "integer", as the public schema does.
-  return schema.refine(Number.isInteger, { message: "must be an integer" }).meta({ type: "integer" });
+  return z.number().check(...checks, z.refine(Number.isInteger, { message: "must be an integer" }), z.meta({ type: "integer" }));
 }
 
 /** The value as a plain object, or undefined: rules read untrusted shapes through these. */

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonInt } from "./issues.js";
 import { RECEIPT_ADVISORIES } from "./advisories.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
@@ -16,61 +16,66 @@ export const CONTEXT_RECEIPT_SCHEMA_ID = "kernel.context-receipt/v1";
 export const RECEIPT_STATUSES = ["within_budget", "target_exceeded", "maximum_exceeded"] as const;
 export const SELECTION_OUTCOMES = ["resolved", "empty", "invalid", "missing"] as const;
 
-const optionalInt = jsonInt().optional();
+/** Built on first use (validating a manifest builds no receipt schema). */
+export function contextReceiptSchema(): ReturnType<typeof buildReceiptSchema> {
+  receiptSchema ??= buildReceiptSchema();
+  return receiptSchema;
+}
 
-export const contextReceiptSchema = z.strictObject({
-  schema: z.literal(CONTEXT_RECEIPT_SCHEMA_ID),
-  manifest: z.string(),
-  manifest_sha256: z.string(),
-  bundle_sha256: z.string(),
-  requested_model: z.string(),
-  observed_model: z.string(),
-  requested_effort: z.string(),
-  observed_effort: z.string(),
-  fallback_authorized: z.boolean(),
-  fallback_reason: z.string().optional(),
-  safety: z.enum(["normal", "protected", "unknown"]),
-  builder_identity: z.string(),
-  verifier_identity: z.string(),
-  created: z.string().optional(),
-  manifest_tokens: optionalInt,
-  project_instructions_tokens: optionalInt,
-  always_skills_tokens: optionalInt,
-  workflow_skills_tokens: optionalInt,
-  domain_skills_tokens: optionalInt,
-  selected_artifacts_tokens: optionalInt,
-  agentdb_tokens: optionalInt,
-  total_estimated_tokens: jsonInt(),
-  target_budget_tokens: optionalInt,
-  maximum_budget_tokens: optionalInt,
-  status: z.enum(RECEIPT_STATUSES),
-  estimation_method: z.string(),
-  selections: z
-    .array(
-      z.strictObject({
-        selector: z.string(),
-        resolved: z.boolean(),
-        outcome: z.enum(SELECTION_OUTCOMES),
-        resolved_sha256: z.string().optional(),
-        estimated_tokens: jsonInt(),
-        note: z.string().optional(),
-      }),
-    )
-    .optional(),
-  loads_beyond_manifest: z
-    .array(
-      z.strictObject({
-        path: z.string(),
-        reason: z.string().optional(),
-        estimated_tokens: optionalInt,
-        ts: z.string().optional(),
-      }),
-    )
-    .optional(),
-  migrated_fields: z.array(z.string()).optional(),
-});
+let receiptSchema: ReturnType<typeof buildReceiptSchema> | undefined;
 
-export type ContextReceipt = z.infer<typeof contextReceiptSchema>;
+function buildReceiptSchema() {
+  const optionalInt = z.optional(jsonInt());
+  return z.strictObject({
+    schema: z.literal(CONTEXT_RECEIPT_SCHEMA_ID),
+    manifest: z.string(),
+    manifest_sha256: z.string(),
+    bundle_sha256: z.string(),
+    requested_model: z.string(),
+    observed_model: z.string(),
+    requested_effort: z.string(),
+    observed_effort: z.string(),
+    fallback_authorized: z.boolean(),
+    fallback_reason: z.optional(z.string()),
+    safety: z.enum(["normal", "protected", "unknown"]),
+    builder_identity: z.string(),
+    verifier_identity: z.string(),
+    created: z.optional(z.string()),
+    manifest_tokens: optionalInt,
+    project_instructions_tokens: optionalInt,
+    always_skills_tokens: optionalInt,
+    workflow_skills_tokens: optionalInt,
+    domain_skills_tokens: optionalInt,
+    selected_artifacts_tokens: optionalInt,
+    agentdb_tokens: optionalInt,
+    total_estimated_tokens: jsonInt(),
+    target_budget_tokens: optionalInt,
+    maximum_budget_tokens: optionalInt,
+    status: z.enum(RECEIPT_STATUSES),
+    estimation_method: z.string(),
+    selections: z.optional(z.array(
+        z.strictObject({
+          selector: z.string(),
+          resolved: z.boolean(),
+          outcome: z.enum(SELECTION_OUTCOMES),
+          resolved_sha256: z.optional(z.string()),
+          estimated_tokens: jsonInt(),
+          note: z.optional(z.string()),
+        }),
+      )),
+    loads_beyond_manifest: z.optional(z.array(
+        z.strictObject({
+          path: z.string(),
+          reason: z.optional(z.string()),
+          estimated_tokens: optionalInt,
+          ts: z.optional(z.string()),
+        }),
+      )),
+    migrated_fields: z.optional(z.array(z.string())),
+  });
+}
+
+export type ContextReceipt = z.infer<ReturnType<typeof buildReceiptSchema>>;
 
 const UNAVAILABLE = "unavailable";
 
@@ -143,7 +148,7 @@ const receiptRules: readonly Rule[] = [
  */
 export function validateContextReceipt(value: unknown, numbers: readonly NumberLiteral[] = []): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; migrated: string[]; receipt?: ContextReceipt } {
   const { value: read, migrated } = migrateContextReceipt(value);
-  const result = validateWith(contextReceiptSchema, [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
+  const result = validateWith(contextReceiptSchema(), [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
   const { issues } = result;
   const warnings = migrated.length === 0 ? result.warnings : [{ path: "$", message: `a pre-Kernel-9 receipt: read ${migrated.join(", ")} as unrecorded` }, ...result.warnings];
   return result.value === undefined ? { ok: false, issues, warnings, migrated } : { ok: true, issues, warnings, migrated, receipt: result.value };

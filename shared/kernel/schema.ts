@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonInt } from "./issues.js";
 import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 
@@ -12,7 +12,7 @@ import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
  *
  * @example
  * ```ts
- * kernelHandoffSchema.safeParse(JSON.parse(text)).success
+ * kernelSchemas().kernelHandoffSchema.safeParse(JSON.parse(text)).success
  * ```
  */
 
@@ -22,110 +22,109 @@ export const PHASE_STATUSES = ["inherited", "required", "invalidated"] as const;
 export const POLICY_MODES = ["sealed", "bounded", "advisory"] as const;
 export const PREFLIGHT_CHECKS = ["current_branch", "path_exists", "argv"] as const;
 
-const strings = z.array(z.string());
+/**
+ * The schemas, built on first use: validating a checkpoint or a receipt, or a command that only
+ * imports these types, builds no manifest schema.
+ */
+export function kernelSchemas(): KernelSchemas {
+  schemas ??= buildSchemas();
+  return schemas;
+}
 
-/** Context selector v1; which keys may be combined is a rule, not a schema matter. */
-export const contextSelectorSchema = z.strictObject({
-  path: z.string().optional(),
-  lines: z.string().optional(),
-  heading: z.string().optional(),
-  grep: z.string().optional(),
-  context: jsonInt().optional(),
-  git_diff: z.string().optional(),
-  reason: z.string().optional(),
-});
+type KernelSchemas = ReturnType<typeof buildSchemas>;
+let schemas: KernelSchemas | undefined;
 
-export const contextPolicySchema = z.strictObject({ mode: z.enum(POLICY_MODES) });
+function buildSchemas() {
+  const strings = z.array(z.string());
 
-export const contextBudgetSchema = z.strictObject({
-  target_tokens: jsonInt({ min: 1 }).optional(),
-  max_tokens: jsonInt({ min: 1 }).optional(),
-});
+  /** Context selector v1; which keys may be combined is a rule, not a schema matter. */
+  const contextSelectorSchema = z.strictObject({
+    path: z.optional(z.string()),
+    lines: z.optional(z.string()),
+    heading: z.optional(z.string()),
+    grep: z.optional(z.string()),
+    context: z.optional(jsonInt()),
+    git_diff: z.optional(z.string()),
+    reason: z.optional(z.string()),
+  });
 
-export const kernelHandoffSchema = z.strictObject({
-  schema: z.literal(KERNEL_HANDOFF_SCHEMA_ID),
-  identity: z.strictObject({
-    name: z.string(),
-    created: z.string(),
-    session: z.string().optional(),
-    tier: jsonInt({ min: 1, max: 3 }).optional(),
-  }),
-  provenance: z.strictObject({
-    branch: z.string(),
-    commit: z.string(),
-    dirty: z.boolean(),
-    artifacts: z
-      .array(z.strictObject({ path: z.string(), sha256: z.string(), purpose: z.string().optional() }))
-      .optional(),
-    retrospective_refs: strings.optional(),
-  }),
-  objective: z.strictObject({
-    goal: z.string(),
-    success_conditions: strings,
-    non_goals: strings.optional(),
-  }),
-  contract: z
-    .strictObject({
-      ref: z.string().optional(),
-      invariants: strings.optional(),
-      assumptions: strings.optional(),
-      decisions_accepted: z
-        .array(z.strictObject({ decision: z.string(), rationale: z.string().optional() }))
-        .optional(),
-      alternatives_rejected: z
-        .array(z.strictObject({ alternative: z.string(), reason: z.string().optional() }))
-        .optional(),
-    })
-    .optional(),
-  workflow: z.strictObject({
-    phases: z.array(
-      z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.string().optional() }),
-    ),
-    invalidation_rules: z
-      .array(
-        z.strictObject({
-          when: z.strictObject({ event: z.string(), path_glob: z.string().optional() }),
-          invalidates: strings,
-        }),
-      )
-      .optional(),
-  }),
-  runtime: z
-    .strictObject({
-      required_skills: z
-        .array(z.strictObject({ name: z.string(), version: jsonInt().optional(), sha256: z.string().optional() }))
-        .optional(),
-      optional_skills: strings.optional(),
-      preflight: z
-        .array(
+  const contextPolicySchema = z.strictObject({ mode: z.enum(POLICY_MODES) });
+
+  const contextBudgetSchema = z.strictObject({
+    target_tokens: z.optional(jsonInt({ min: 1 })),
+    max_tokens: z.optional(jsonInt({ min: 1 })),
+  });
+
+  const kernelHandoffSchema = z.strictObject({
+    schema: z.literal(KERNEL_HANDOFF_SCHEMA_ID),
+    identity: z.strictObject({
+      name: z.string(),
+      created: z.string(),
+      session: z.optional(z.string()),
+      tier: z.optional(jsonInt({ min: 1, max: 3 })),
+    }),
+    provenance: z.strictObject({
+      branch: z.string(),
+      commit: z.string(),
+      dirty: z.boolean(),
+      artifacts: z.optional(z.array(z.strictObject({ path: z.string(), sha256: z.string(), purpose: z.optional(z.string()) }))),
+      retrospective_refs: z.optional(strings),
+    }),
+    objective: z.strictObject({
+      goal: z.string(),
+      success_conditions: strings,
+      non_goals: z.optional(strings),
+    }),
+    contract: z.optional(z.strictObject({
+        ref: z.optional(z.string()),
+        invariants: z.optional(strings),
+        assumptions: z.optional(strings),
+        decisions_accepted: z.optional(z.array(z.strictObject({ decision: z.string(), rationale: z.optional(z.string()) }))),
+        alternatives_rejected: z.optional(z.array(z.strictObject({ alternative: z.string(), reason: z.optional(z.string()) }))),
+      })),
+    workflow: z.strictObject({
+      phases: z.array(
+        z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.optional(z.string()) }),
+      ),
+      invalidation_rules: z.optional(z.array(
           z.strictObject({
-            check: z.enum(PREFLIGHT_CHECKS),
-            expected: z.string().optional(),
-            path: z.string().optional(),
-            argv: strings.optional(),
+            when: z.strictObject({ event: z.string(), path_glob: z.optional(z.string()) }),
+            invalidates: strings,
           }),
-        )
-        .optional(),
-    })
-    .optional(),
-  context: z.strictObject({
-    policy: contextPolicySchema,
-    required: z.array(contextSelectorSchema).optional(),
-    optional: z.array(contextSelectorSchema).optional(),
-    forbidden: strings.optional(),
-    budget: contextBudgetSchema.optional(),
-  }),
-  execution: z.strictObject({
-    entry_phase: z.string(),
-    entrypoint: z.string().optional(),
-    stop_conditions: strings.optional(),
-    checkpoints: strings.optional(),
-  }),
-  open_threads: strings.optional(),
-  warnings: strings.optional(),
-  outputs: z.strictObject({ required: strings.optional(), completion: z.string().optional() }).optional(),
-  resume: z.strictObject({ prompt: z.string() }),
-});
+        )),
+    }),
+    runtime: z.optional(z.strictObject({
+        required_skills: z.optional(z.array(z.strictObject({ name: z.string(), version: z.optional(jsonInt()), sha256: z.optional(z.string()) }))),
+        optional_skills: z.optional(strings),
+        preflight: z.optional(z.array(
+            z.strictObject({
+              check: z.enum(PREFLIGHT_CHECKS),
+              expected: z.optional(z.string()),
+              path: z.optional(z.string()),
+              argv: z.optional(strings),
+            }),
+          )),
+      })),
+    context: z.strictObject({
+      policy: contextPolicySchema,
+      required: z.optional(z.array(contextSelectorSchema)),
+      optional: z.optional(z.array(contextSelectorSchema)),
+      forbidden: z.optional(strings),
+      budget: z.optional(contextBudgetSchema),
+    }),
+    execution: z.strictObject({
+      entry_phase: z.string(),
+      entrypoint: z.optional(z.string()),
+      stop_conditions: z.optional(strings),
+      checkpoints: z.optional(strings),
+    }),
+    open_threads: z.optional(strings),
+    warnings: z.optional(strings),
+    outputs: z.optional(z.strictObject({ required: z.optional(strings), completion: z.optional(z.string()) })),
+    resume: z.strictObject({ prompt: z.string() }),
+  });
+  return { contextSelectorSchema, contextPolicySchema, contextBudgetSchema, kernelHandoffSchema };
+}
 
-export type KernelHandoff = z.infer<typeof kernelHandoffSchema>;
-export type ContextSelector = z.infer<typeof contextSelectorSchema>;
+export type KernelHandoff = z.infer<KernelSchemas["kernelHandoffSchema"]>;
+export type ContextSelector = z.infer<KernelSchemas["contextSelectorSchema"]>;

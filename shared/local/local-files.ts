@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { en } from "zod/v4/locales";
 import { SCOPES } from "../api/limits.js";
 import { isHandoffId } from "../ids/handoff-id.js";
 
@@ -21,19 +22,34 @@ export function localFileSchemas(): LocalFileSchemas {
 
 type LocalFileSchemas = ReturnType<typeof buildSchemas>;
 let schemas: LocalFileSchemas | undefined;
+let english: ReturnType<typeof en> | undefined;
+
+/**
+ * `schema.safeParse(value)`, with zod's own English words for the problems the schemas do not
+ * word themselves (the messages quote them), whichever zod flavour the process loaded.
+ *
+ * @example
+ * ```ts
+ * checkLocalFile(localFileSchemas().TokenSchema, "a b").success // false
+ * ```
+ */
+export function checkLocalFile<S extends z.ZodMiniType>(schema: S, value: unknown): z.core.util.SafeParseResult<z.output<S>> {
+  english ??= en();
+  return schema.safeParse(value, { error: english.localeError });
+}
 
 function buildSchemas() {
   /** Tokens go into an Authorization header: visible ASCII only, so a stray newline cannot split it. */
-  const TokenSchema = z.string().regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)");
+  const TokenSchema = z.string().check(z.regex(/^[\x21-\x7e]{1,512}$/, "must be 1 to 512 visible ASCII characters (no spaces or newlines)"));
 
   /**
    * The first config shape (`config.json` without a `version` key): one server and its tokens. Still
    * read, as one server entry; the tokens are bound to `server` and never sent anywhere else.
    */
   const LegacyConfigFileSchema = z.strictObject({
-    server: z.string().optional(),
-    token: TokenSchema.optional(),
-    team_token: TokenSchema.optional(),
+    server: z.optional(z.string()),
+    token: z.optional(TokenSchema),
+    team_token: z.optional(TokenSchema),
   });
 
   /**
@@ -42,18 +58,18 @@ function buildSchemas() {
    * WebCrypto, which is asynchronous).
    */
   const TeamKeyEntrySchema = z.strictObject({
-    id: z.string().regex(/^[A-Za-z0-9_-]{12}$/, "must be a 12-character key id"),
-    key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit team key)"),
+    id: z.string().check(z.regex(/^[A-Za-z0-9_-]{12}$/, "must be a 12-character key id")),
+    key: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit team key)")),
     /** When this machine added it (joined, or rotated to it). */
     added_at: z.iso.datetime({ offset: true }),
   });
 
   /** The credentials for one server: each is sent to that server only; team keys are never sent. */
   const ServerCredentialsSchema = z.strictObject({
-    token: TokenSchema.optional(),
-    team_token: TokenSchema.optional(),
+    token: z.optional(TokenSchema),
+    team_token: z.optional(TokenSchema),
     /** Config version 3: the team key ring, newest first (the first seals new team entries). */
-    team_keys: z.array(TeamKeyEntrySchema).max(32, "holds at most 32 keys").optional(),
+    team_keys: z.optional(z.array(TeamKeyEntrySchema).check(z.maxLength(32, "holds at most 32 keys"))),
   });
 
   /**
@@ -66,19 +82,20 @@ function buildSchemas() {
    *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
    * ```
    */
-  const ConfigFileV2Schema = z
-    .strictObject({
+  const ConfigFileV2Schema = z.strictObject({
       /** 2, or 3 (adds `team_keys`); this client writes 3. */
       version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
-      default_server: z.string().optional(),
-      servers: z.record(z.string(), ServerCredentialsSchema).default({}),
+      default_server: z.optional(z.string()),
+      servers: z._default(z.record(z.string(), ServerCredentialsSchema), {}),
       /** false turns off `handoff hook`'s automatic handoffs (HANDOFF_AUTO overrides it). */
-      auto_handoffs: z.boolean().optional(),
+      auto_handoffs: z.optional(z.boolean()),
     })
-    .refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
-      message: `team_keys needs "version": ${CONFIG_VERSION}`,
-      path: ["version"],
-    });
+    .check(
+      z.refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
+        message: `team_keys needs "version": ${CONFIG_VERSION}`,
+        path: ["version"],
+      }),
+    );
 
   /** `$XDG_CONFIG_HOME/handoff/config.json`, either shape. Unknown keys are refused so a typo does not go unnoticed. */
   const ConfigFileSchema = z.union([ConfigFileV2Schema, LegacyConfigFileSchema]);
@@ -89,22 +106,19 @@ function buildSchemas() {
   const timestamp = z.iso.datetime({ offset: true });
 
   const PublishedRecordSchema = z.object({
-    id: z.string().refine(isHandoffId, "must be a handoff id (22 base64url characters)"),
+    id: z.string().check(z.refine(isHandoffId, "must be a handoff id (22 base64url characters)")),
     server: z.url(),
     /** `<server>/h/<id>` without `#key`; a fragment here is refused so the key cannot slip in. */
-    url_without_key: z
-      .url()
-      .refine((url) => !url.includes("#"), "must not contain '#': the key is never stored")
-      .optional(),
-    owner_token: z.string().min(1).max(512),
+    url_without_key: z.optional(z.url().check(z.refine((url) => !url.includes("#"), "must not contain '#': the key is never stored"))),
+    owner_token: z.string().check(z.minLength(1), z.maxLength(512)),
     expires_at: timestamp,
     /** null: no view limit. */
-    max_views: z.number().int().positive().nullable(),
+    max_views: z.nullable(z.number().check(z.int(), z.positive())),
     scope: z.enum(SCOPES),
     created_at: timestamp,
-    local_path: z.string().optional(),
-    title: z.string().optional(),
-    revoked_at: timestamp.optional(),
+    local_path: z.optional(z.string()),
+    title: z.optional(z.string()),
+    revoked_at: z.optional(timestamp),
   });
   return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
 }

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { emptyOrientation, type Orientation } from "./types.js";
 
 /**
@@ -15,22 +15,23 @@ let schemas: ReturnType<typeof buildSchemas> | undefined;
 const lenient = () => (schemas ??= buildSchemas());
 
 function buildSchemas() {
-  const text = z.string().optional().catch(undefined);
-  const texts = z
-    .array(z.unknown())
-    .transform((items) => items.filter((item): item is string => typeof item === "string"))
-    .optional()
-    .catch(undefined);
-  const records = <T extends z.ZodType>(item: T) =>
-    z
-      .array(z.unknown())
-      .transform((items) => items.flatMap((value) => {
-        const parsed = item.safeParse(value);
-        return parsed.success ? [parsed.data as z.output<T>] : [];
-      }))
-      .optional()
-      .catch(undefined);
-  const section = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).optional().catch(undefined);
+  // A field of the wrong shape reads as absent.
+  const orAbsent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+  const text = orAbsent(z.string());
+  const texts = orAbsent(z.pipe(z.array(z.unknown()), z.transform((items) => items.filter((item): item is string => typeof item === "string"))));
+  const records = <T extends z.ZodMiniType>(item: T) =>
+    orAbsent(
+      z.pipe(
+        z.array(z.unknown()),
+        z.transform((items) =>
+          items.flatMap((value) => {
+            const parsed = item.safeParse(value);
+            return parsed.success ? [parsed.data as z.output<T>] : [];
+          }),
+        ),
+      ),
+    );
+  const section = <T extends z.core.$ZodLooseShape>(shape: T) => orAbsent(z.looseObject(shape));
 
   const LenientHandoff = z.looseObject({
     objective: section({ goal: text, success_conditions: texts, non_goals: texts }),

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../client/cli/registry.js";
+import { testNode } from "../../scripts/test-nodes.js";
 import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
 
 // What scripts/build-cli.js promises the launcher (issue 26): one bundle per command, each
@@ -42,7 +43,7 @@ async function loadedFiles(args: string[]): Promise<string[]> {
 describe("the CLI's bundles", () => {
   it("are one per command the registry declares, and the vendored libraries", () => {
     expect(readdirSync(join(repoRoot, "dist", "commands")).sort()).toEqual(commandNames.map((name) => `${name}.cjs`).sort());
-    expect(readdirSync(join(repoRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
+    expect(readdirSync(join(repoRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod-mini.cjs", "zod.cjs"]);
   });
 
   it("carry their own command's code and not another's", () => {
@@ -51,6 +52,13 @@ describe("the CLI's bundles", () => {
     expect(create).toContain("function createHandoff(");
     expect(list).not.toContain("function createHandoff(");
     expect(list).toContain("dist/commands/list.cjs runs 'handoff list'");
+  });
+
+  it("leave every command's code out of the help module, the hook command's too", () => {
+    const help = readFileSync(join(repoRoot, "dist", "help.cjs"), "utf8");
+    expect(help).not.toContain("function createHandoff(");
+    expect(help).not.toContain("// client/hook/command.ts");
+    expect(help).not.toContain("// client/commands/list/run.ts");
   });
 
   const common = [
@@ -69,23 +77,24 @@ describe("the CLI's bundles", () => {
     expect(loaded).not.toContain("vendor/yaml.cjs");
   });
 
-  // Known since the merge of issue 20: lib/run-context.ts imports lib/config.ts and
-  // lib/server-api.ts statically, whose shared/api schemas are built at import, so every command
-  // loads zod at start-up. Loading them where credentials are first asked for fixes it; this
-  // then passes and must become a plain it.each.
-  it.fails.each(common)("%s loads no vendored library", async (_name, args, expected) => {
+  // No command loads zod or yaml before a path of it needs them: lib/run-context.ts reads its HTTP
+  // options from lib/call-options.ts, not from the API client, whose shared/api schemas are built
+  // at import.
+  it.each(common)("%s loads no vendored library", async (_name, args, expected) => {
     expect(await loadedFiles([...args])).toEqual(expected);
   });
 
-  it("validate of a kernel manifest loads zod, and not yaml", async () => {
+  // The CLI's schemas are zod/mini; classic zod is the MCP server's alone.
+  it("validate of a kernel manifest loads zod/mini, and neither classic zod nor yaml", async () => {
     const manifest = join(base, "manifest.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
-    expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod.cjs"]);
+    expect((await loadedFiles(["validate", manifest])).sort()).toEqual(["commands/validate.cjs", "vendor/zod-mini.cjs"]);
   });
 });
 
-// Node 22 from the `node` package in the cache folder bench/lib/node-versions.js fills (`--install`).
-const node22 = join(repoRoot, "node_modules", ".cache", "handoff-node", "n22", "node_modules", "node", "bin", "node");
+// Node 22 as scripts/test-nodes.js installs it for the installed-package tests.
+const tested22 = testNode(22);
+const node22 = "node" in tested22 ? tested22.node : "";
 
 describe("the compile cache", () => {
   it.skipIf(process.versions.node.split(".")[0] !== "20")("is not made under Node 20, which has none", async () => {
@@ -96,7 +105,7 @@ describe("the compile cache", () => {
     expect(existsSync(join(home, ".cache"))).toBe(false);
   });
 
-  it.skipIf(!existsSync(node22))("is a private folder in the user's cache folder under Node 22, with compiled code in it", async () => {
+  it.skipIf(node22 === "")("is a private folder in the user's cache folder under Node 22, with compiled code in it", async () => {
     const home = join(base, "home-22");
     mkdirSync(home);
     const run = await runProgram(node22, [join(repoRoot, "bin", "handoff.cjs"), "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store } });

@@ -57,7 +57,7 @@ describe("the packed CLI, installed from its tarball", () => {
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
     expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "vendor"]);
-    expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod.cjs"]);
+    expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod-mini.cjs", "zod.cjs"]);
     const bundles = readdirSync(join(installedRoot, "dist", "commands")).sort();
     expect(bundles).toEqual(readdirSync(join(repoRoot, "dist", "commands")).sort());
     expect(bundles).toContain("create.cjs");

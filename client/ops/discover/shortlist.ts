@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { gitIdentityOnDemand } from "../../lib/git.js";
+import { checkoutFor } from "../../lib/ranking-checkout.js";
 import type { RunContext } from "../../lib/run-context.js";
 import { managedRoots } from "../../lib/store.js";
 import { type DiscoveryResult, discoverHandoffs, kernelFoldersMayExist } from "./discover.js";
@@ -14,17 +15,7 @@ export async function discoverShortlist(options: { boundary?: string | undefined
   // A store with something in it will be ranked: git starts now and runs while this process
   // enumerates it. An empty one asks git only for the toplevel, and only when kernel folders may exist.
   if (boundaries.some(({ path }) => hasEntries(path))) git.start();
-  const full = async () => {
-    const identity = await git.identity();
-    return {
-      cwd: ctx.cwd,
-      ...(identity?.repository ? { repository: identity.repository } : {}),
-      ...(identity?.repo_root_sha ? { repo_root_sha: identity.repo_root_sha } : {}),
-      ...(identity?.worktree_path ? { worktree_path: identity.worktree_path } : {}),
-      ...(identity?.toplevel ? { toplevel: identity.toplevel } : {}),
-      ...(identity?.branch ? { branch: identity.branch } : {}),
-    };
-  };
+  const full = async () => checkoutFor(ctx.cwd, await git.identity());
   return discoverHandoffs({
     boundaries,
     keywords: options.keywords.map((k) => k.trim()).filter((k) => k !== ""),

@@ -43,7 +43,7 @@ function compare(ours: Node, theirs: Node, at: string, extraAllowed: ReadonlySet
   if (theirs.type === "array") compare(ours.items ?? {}, theirs.items ?? {}, `${at}[]`, extraAllowed, out);
 }
 
-export function schemaDifferences(schema: z.ZodType, jsonSchema: Node, extraAllowed: string[] = []): string[] {
+export function schemaDifferences(schema: z.core.$ZodType, jsonSchema: Node, extraAllowed: string[] = []): string[] {
   const out: string[] = [];
   compare(z.toJSONSchema(schema, { io: "input" }) as Node, jsonSchema, "", new Set(extraAllowed), out);
   return out;
