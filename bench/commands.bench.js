@@ -50,7 +50,10 @@ try {
 
   const body = join(base, "body.md");
   // A body create accepts (it refuses one with no current state) and resume would call sufficient.
-  writeFileSync(body, `# Bench handoff\n\n${"Decided to keep the retry path. Next: wire the backoff into the client.\n".repeat(20)}\n## Current state\n\nThe retry path is in; the backoff is not wired yet.\n`);
+  writeFileSync(
+    body,
+    `# Bench handoff\n\n${"Decided to keep the retry path. Next: wire the backoff into the client.\n".repeat(20)}\n## Current state\n\nThe retry path is in; the backoff is not wired yet.\n`,
+  );
   const manifest = join(base, "manifest.json");
   copyFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json"), manifest);
 

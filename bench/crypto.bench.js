@@ -11,7 +11,10 @@ const { replaceFile } = await loadTs("client/platform/fs.ts");
 const meta = { format: "ce-handoff/v1", file_name: "bench.md", created_at: "2026-05-01T10:00:00Z" };
 const dir = mkdtempSync(join(tmpdir(), "handoff-crypto-bench-"));
 try {
-  for (const [label, size] of [["20 KiB", 20 * 1024], ["1 MiB", 1024 * 1024]]) {
+  for (const [label, size] of [
+    ["20 KiB", 20 * 1024],
+    ["1 MiB", 1024 * 1024],
+  ]) {
     const body = new Uint8Array(size).map((_, i) => 32 + (i % 90));
     const sealed = await sealHandoff(body, meta);
     let n = 0;

@@ -29,7 +29,8 @@ try {
     join(sealed, "_meta", ".active-manifest.json"),
     JSON.stringify({ manifest: "m.json", schema: "kernel.handoff/v1", mode: "sealed", forbidden: ["secrets/**", "keys/*.pem"], allowlist: ["src/a.ts"], activated: "2026-07-10T21:45:00Z" }),
   );
-  const event = (cwd, tool_name, tool_input) => JSON.stringify({ session_id: "s", transcript_path: "/dev/null", cwd, permission_mode: "default", hook_event_name: "PreToolUse", tool_name, tool_input });
+  const event = (cwd, tool_name, tool_input) =>
+    JSON.stringify({ session_id: "s", transcript_path: "/dev/null", cwd, permission_mode: "default", hook_event_name: "PreToolUse", tool_name, tool_input });
   const cases = [
     ["no manifest active, Read", plain, event(plain, "Read", { file_path: join(plain, "src/a.ts") }), 0],
     ["sealed, Read of a forbidden file", sealed, event(sealed, "Read", { file_path: join(sealed, "secrets/key.pem") }), 2],

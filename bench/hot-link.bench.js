@@ -51,8 +51,12 @@ try {
     constants.push(await throughput(HTTP_REQUESTS, CONCURRENCY, get(`${server.url}/bench/constant`)));
   }
   const ratio = median(reads.map((r, i) => r / constants[i]));
-  console.log(`hot link, one Durable Object: ${median(serial).toFixed(0)} counted reads/s back to back, ${median(concurrent).toFixed(0)}/s queued all at once; ${median(peeks).toFixed(0)} peeks/s (no write) back to back (${CALLS} calls each, median of ${ROUNDS})`);
-  console.log(`  HTTP reads of the one link: ${median(reads).toFixed(0)} req/s / constant route ${median(constants).toFixed(0)} req/s: median ratio ${ratio.toFixed(2)} (${CONCURRENCY} concurrent, wrangler dev on 127.0.0.1)`);
+  console.log(
+    `hot link, one Durable Object: ${median(serial).toFixed(0)} counted reads/s back to back, ${median(concurrent).toFixed(0)}/s queued all at once; ${median(peeks).toFixed(0)} peeks/s (no write) back to back (${CALLS} calls each, median of ${ROUNDS})`,
+  );
+  console.log(
+    `  HTTP reads of the one link: ${median(reads).toFixed(0)} req/s / constant route ${median(constants).toFixed(0)} req/s: median ratio ${ratio.toFixed(2)} (${CONCURRENCY} concurrent, wrangler dev on 127.0.0.1)`,
+  );
 } finally {
   clearTimeout(guard);
   await server.stop();

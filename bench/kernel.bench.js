@@ -38,8 +38,12 @@ const strictBigger = await medianMs(() => parseStrictJson(bigger));
 const baseBigger = await medianMs(() => JSON.parse(bigger));
 report("strict parse 4 MiB / JSON.parse", strictBigger, baseBigger, { op: "<=", value: 6 });
 
-const baseExample = await medianMs(() => { for (let i = 0; i < 200; i++) JSON.parse(example); });
-const validateExample = await medianMs(() => { for (let i = 0; i < 200; i++) validateKernelText(example); });
+const baseExample = await medianMs(() => {
+  for (let i = 0; i < 200; i++) JSON.parse(example);
+});
+const validateExample = await medianMs(() => {
+  for (let i = 0; i < 200; i++) validateKernelText(example);
+});
 report("validate real manifest x200 / JSON.parse x200", validateExample, baseExample);
 
 const hostilePattern = `${"*a".repeat(20)}b`;

@@ -13,7 +13,9 @@ const { ADVERSARIAL_CASES, MIB } = await loadTs("test/fixtures/redact/adversaria
 /** Fixture handoffs repeated to 1 MiB, with a secret of some rule every 16 KiB or so. */
 function realisticBody() {
   const dir = join(repoRoot, "test/fixtures/redact");
-  const docs = readdirSync(dir).filter((name) => /\.(md|json)$/.test(name)).map((name) => readFileSync(join(dir, name), "utf8"));
+  const docs = readdirSync(dir)
+    .filter((name) => /\.(md|json)$/.test(name))
+    .map((name) => readFileSync(join(dir, name), "utf8"));
   const samples = positiveSamples(3);
   const parts = [];
   let size = 0;
@@ -48,7 +50,12 @@ try {
   timings.sort((a, b) => b.ms - a.ms);
   const slowest = timings[0];
   report(`slowest adversarial 1 MiB input (${slowest.name}) / realistic 1 MiB body`, slowest.ms, redactMs);
-  console.log(`  slowest adversarial: ${slowest.ms.toFixed(1)} ms (${slowest.name}); next: ${timings.slice(1, 4).map((t) => `${t.name} ${t.ms.toFixed(1)} ms`).join(", ")}`);
+  console.log(
+    `  slowest adversarial: ${slowest.ms.toFixed(1)} ms (${slowest.name}); next: ${timings
+      .slice(1, 4)
+      .map((t) => `${t.name} ${t.ms.toFixed(1)} ms`)
+      .join(", ")}`,
+  );
   console.log(`  ${timings.length} adversarial inputs, median of all: ${timings[Math.floor(timings.length / 2)].ms.toFixed(1)} ms`);
 } finally {
   await rm(dir, { recursive: true, force: true });

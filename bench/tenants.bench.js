@@ -32,8 +32,12 @@ try {
   console.log(`tenants: ${r.teams} teams, ${r.published} handoffs published at ${r.publishPerSecond.toFixed(0)}/s (${CONCURRENCY} concurrent)`);
   console.log(`  clock +3 days: ${r.expired} expired, ${r.live} live; ${r.lostAlarms} alarms lost on purpose`);
   console.log(`  expired with anything left (object state, body, marker, team entry): ${r.leftovers.length}; live with anything missing: ${r.missing.length}`);
-  console.log(`  store after: ${r.census.bodies} bodies, ${r.census.markers} markers, ${r.census.team_entries} team entries (live: ${r.live}, live team: ${r.liveTeam}): ${censusOk ? "exact" : "MISMATCH"}`);
-  console.log(`  backstop touched ${r.sweep.ids.length} handoffs, exactly the ${r.expectedSweep.length} expired ones whose alarm was lost: ${sweptOk ? "yes" : "NO"} (reclaimed ${r.sweep.reclaimed}, orphans ${r.sweep.orphans})`);
+  console.log(
+    `  store after: ${r.census.bodies} bodies, ${r.census.markers} markers, ${r.census.team_entries} team entries (live: ${r.live}, live team: ${r.liveTeam}): ${censusOk ? "exact" : "MISMATCH"}`,
+  );
+  console.log(
+    `  backstop touched ${r.sweep.ids.length} handoffs, exactly the ${r.expectedSweep.length} expired ones whose alarm was lost: ${sweptOk ? "yes" : "NO"} (reclaimed ${r.sweep.reclaimed}, orphans ${r.sweep.orphans})`,
+  );
   const t = await compareTenancy({ url: server.url, teams, perRound: 400, rounds: 5, concurrency: CONCURRENCY });
   console.log(`  team publish: 1 team ${t.publish.oneTeam.toFixed(0)}/s, ${TEAMS} teams ${t.publish.manyTeams.toFixed(0)}/s: median ratio ${t.publish.ratio.toFixed(2)}`);
   console.log(`  team read:    1 team ${t.read.oneTeam.toFixed(0)}/s, ${TEAMS} teams ${t.read.manyTeams.toFixed(0)}/s: median ratio ${t.read.ratio.toFixed(2)}`);

@@ -28,10 +28,7 @@ function dryRunBundle(cwd, config, outdir) {
 rmSync(work, { recursive: true, force: true });
 const minimalDir = join(work, "minimal-hono");
 mkdirSync(minimalDir, { recursive: true });
-writeFileSync(
-  join(minimalDir, "index.ts"),
-  'import { Hono } from "hono";\nconst app = new Hono();\napp.get("/", (c) => c.json({ ok: true }));\nexport default app;\n',
-);
+writeFileSync(join(minimalDir, "index.ts"), 'import { Hono } from "hono";\nconst app = new Hono();\napp.get("/", (c) => c.json({ ok: true }));\nexport default app;\n');
 writeFileSync(join(minimalDir, "wrangler.toml"), 'name = "minimal-hono"\nmain = "index.ts"\ncompatibility_date = "2026-04-20"\n');
 
 try {
@@ -39,9 +36,7 @@ try {
   const minimal = dryRunBundle(minimalDir, "wrangler.toml", join(work, "minimal-out"));
   const ratio = ours.gzip / minimal.gzip;
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(
-    `worker bundle gzipped: ${kib(ours.gzip)} / minimal Hono worker ${kib(minimal.gzip)} = ratio ${ratio.toFixed(2)} (goal <= 3: ${ratio <= 3 ? "met" : "missed"})`,
-  );
+  console.log(`worker bundle gzipped: ${kib(ours.gzip)} / minimal Hono worker ${kib(minimal.gzip)} = ratio ${ratio.toFixed(2)} (goal <= 3: ${ratio <= 3 ? "met" : "missed"})`);
   console.log(`  (raw: ${kib(ours.raw)} / ${kib(minimal.raw)}; wrangler deploy --dry-run, not minified)`);
   process.exitCode = ratio <= 3 ? 0 : 1;
 } finally {

@@ -39,7 +39,11 @@ function assertPortFree(port) {
     probe.once("error", (error) => {
       const taken = error.code === "EADDRINUSE" || error.code === "EACCES";
       const reason = error.code === "EACCES" ? "needs privileges this user does not have" : "is already in use";
-      reject(Object.assign(new Error(taken ? `port ${port} on 127.0.0.1 ${reason}: stop what is using it or choose another port` : `cannot listen on 127.0.0.1:${port}: ${error.message}`), { code: "port_unavailable" }));
+      reject(
+        Object.assign(new Error(taken ? `port ${port} on 127.0.0.1 ${reason}: stop what is using it or choose another port` : `cannot listen on 127.0.0.1:${port}: ${error.message}`), {
+          code: "port_unavailable",
+        }),
+      );
     });
     probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
   });
@@ -74,12 +78,18 @@ async function startOnce(options, port) {
   const args = [
     createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js"),
     "dev",
-    "--config", options.config ?? "wrangler.toml",
-    "--ip", "127.0.0.1",
-    "--port", String(port),
-    "--inspector-port", String(options.inspectorPort ?? (await freePort())),
-    "--persist-to", options.persistTo ?? ".wrangler/state",
-    "--log-level", options.logLevel ?? "warn",
+    "--config",
+    options.config ?? "wrangler.toml",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(options.inspectorPort ?? (await freePort())),
+    "--persist-to",
+    options.persistTo ?? ".wrangler/state",
+    "--log-level",
+    options.logLevel ?? "warn",
     "--show-interactive-dev-session=false",
   ];
   for (const file of options.envFiles ?? []) args.push("--env-file", file);

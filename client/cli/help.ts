@@ -80,7 +80,9 @@ const cell = (text: string) => text.replace(/\|/g, "\\|");
  */
 export function flagTable(spec: CommandSpec): string {
   const rows = Object.entries(spec.flags).map(([name, flag]) => `| \`${flagLabel(name, flag)}\` | ${cell(flag.description)}${flag.multiple ? " (repeatable)" : ""} |`);
-  const exits = Object.entries(spec.exits).map(([code, words]) => `${code} ${words}`).join("; ");
+  const exits = Object.entries(spec.exits)
+    .map(([code, words]) => `${code} ${words}`)
+    .join("; ");
   return ["| flag | meaning |", "| --- | --- |", ...rows, `| common | \`--json\`, \`--quiet\`, \`--verbose\`, \`--help\` |`, "", `Exit codes: ${cell(exits)}.`].join("\n");
 }
 

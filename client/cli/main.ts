@@ -72,7 +72,10 @@ function commandNamed(word: string): BoundCommand {
   if (spec) return spec;
   const near = suggestCommands(word);
   throw new HandoffError("usage", `'${word}' is not a handoff command`, {
-    hint: near.length > 0 ? `did you mean: ${near.map((n) => `handoff ${n}`).join(", ")}? ('handoff --help' lists all)` : `run 'handoff --help' for the commands; to write a handoff with a focus, run 'handoff create ${word} ...'`,
+    hint:
+      near.length > 0
+        ? `did you mean: ${near.map((n) => `handoff ${n}`).join(", ")}? ('handoff --help' lists all)`
+        : `run 'handoff --help' for the commands; to write a handoff with a focus, run 'handoff create ${word} ...'`,
   });
 }
 

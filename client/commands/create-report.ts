@@ -20,7 +20,9 @@ export function formatCreateReport(result: CreateResult, options: { closing?: bo
   lines.push("", `Wrote ${oneLine(result.path)}`);
   if (result.changes) {
     const files = result.changes.tracked.length + result.changes.untracked.length;
-    lines.push(`Wrote ${oneLine(result.changes.path)} (the uncommitted work: ${files} file${files === 1 ? "" : "s"}, ${result.changes.total_bytes} bytes${result.changes.left_out.length > 0 ? `, ${result.changes.left_out.length} left out` : ""}; applied only with resume --apply-changes)`);
+    lines.push(
+      `Wrote ${oneLine(result.changes.path)} (the uncommitted work: ${files} file${files === 1 ? "" : "s"}, ${result.changes.total_bytes} bytes${result.changes.left_out.length > 0 ? `, ${result.changes.left_out.length} left out` : ""}; applied only with resume --apply-changes)`,
+    );
   }
   lines.push(`Retention: ${result.retention}.`);
   if (result.warnings.length > 0) {

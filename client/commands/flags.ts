@@ -12,7 +12,8 @@ export const PUBLISH_FLAGS = {
 
 export const WITH_CHANGES = {
   type: "boolean",
-  description: "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first, a file with one is left out and named. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
+  description:
+    "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first, a file with one is left out and named. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
 } as const;
 
 export const NO_REDACT = { type: "boolean", description: "Do not replace secrets by [REDACTED:<rule>] (prints a warning)." } as const;

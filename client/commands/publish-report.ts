@@ -15,7 +15,11 @@ export function formatPublishReport(result: PublishResult, options: { closing?: 
     `  scope: ${result.scope === "team" ? "team (only your team's tokens can read it)" : "link (anyone holding the URL)"}`,
     ...(result.passphrase ? ["  passphrase: required (PBKDF2-SHA-256 mixed into the key and the read token; the link alone opens nothing)"] : []),
     `  revoke: ${result.revoke_command}`,
-    ...(result.changes ? [`  changes: ${result.changes.tracked.length + result.changes.untracked.length} files, ${result.changes.total_bytes} bytes sealed with it (payload format 2; the receiver applies them only with --apply-changes)`] : []),
+    ...(result.changes
+      ? [
+          `  changes: ${result.changes.tracked.length + result.changes.untracked.length} files, ${result.changes.total_bytes} bytes sealed with it (payload format 2; the receiver applies them only with --apply-changes)`,
+        ]
+      : []),
     ...redactionLines(result.redaction),
     "",
     "Warnings:",

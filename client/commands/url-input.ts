@@ -36,15 +36,20 @@ export async function urlFromStdin(io: Io, command: "resume" | "show"): Promise<
  */
 export async function urlAndPassphraseFromStdin(io: Io, command: "resume" | "show"): Promise<UrlInput & { passphrase: string }> {
   const example = `printf '%s\\n%s' "$URL" "$PASSPHRASE" | handoff ${command} --url-stdin --passphrase`;
-  if (io.stdinIsTTY) throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: `${example} (or, typing them yourself: handoff ${command} --paste)` });
+  if (io.stdinIsTTY)
+    throw new HandoffError("usage", "--url-stdin reads the share URL from stdin, and stdin is a terminal", { hint: `${example} (or, typing them yourself: handoff ${command} --paste)` });
   const bytes = await readStdin(io, URL_LIMIT * 2);
-  if (bytes === "too_large") throw new HandoffError("usage", `--url-stdin --passphrase: stdin holds more than ${URL_LIMIT * 2} bytes, which is not one share URL and its passphrase`, { hint: "pipe only the URL and the passphrase" });
+  if (bytes === "too_large")
+    throw new HandoffError("usage", `--url-stdin --passphrase: stdin holds more than ${URL_LIMIT * 2} bytes, which is not one share URL and its passphrase`, {
+      hint: "pipe only the URL and the passphrase",
+    });
   const text = new TextDecoder().decode(bytes);
   const newline = text.indexOf("\n");
   const input = checked(newline === -1 ? text : text.slice(0, newline), "--url-stdin --passphrase: stdin's first line must hold one http(s) share URL", example);
   const passphrase = newline === -1 ? "" : text.slice(newline + 1).replace(/\r?\n$/, "");
   const problem = passphraseProblem(passphrase);
-  if (problem) throw new HandoffError(passphrase === "" ? "empty_input" : "invalid_option", `--url-stdin --passphrase: ${problem}`, { hint: `put the passphrase on the line after the URL: ${example}` });
+  if (problem)
+    throw new HandoffError(passphrase === "" ? "empty_input" : "invalid_option", `--url-stdin --passphrase: ${problem}`, { hint: `put the passphrase on the line after the URL: ${example}` });
   return { ...input, passphrase };
 }
 

@@ -23,7 +23,6 @@ export interface PublishFlags {
   teamToken?: string | undefined;
 }
 
-
 /** A credential and the one server it may be sent to (normalised base URL). */
 export interface BoundToken {
   value: string;
@@ -194,7 +193,9 @@ export async function credentialsFor(server: string, location: ConfigLocation): 
     if (out[key] !== undefined) continue;
     for (const layer of [layers.env, ...layers.file]) {
       if (layer[key] === undefined || layer.server === undefined || !loopbackAliases(layer.server, normalized.value)) continue;
-      out.warnings.push(`not sending the ${TOKEN_NAMES[key]} bound to ${layer.server} to ${normalized.value}: a token goes only to the exact server it is bound to; bind it to ${normalized.value} too, or use the link with the host name the token names`);
+      out.warnings.push(
+        `not sending the ${TOKEN_NAMES[key]} bound to ${layer.server} to ${normalized.value}: a token goes only to the exact server it is bound to; bind it to ${normalized.value} too, or use the link with the host name the token names`,
+      );
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
-import { dirname, join, resolve, } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { SelectorResolver } from "../../shared/context/compile.js";
 import { type ContextSelector, estimateTokens, type Piece, resolveSelector, type SelectorSource, selectorSummary } from "../../shared/context/selector.js";
 import { HandoffError, isHandoffError } from "../../shared/errors.js";
@@ -42,9 +42,7 @@ export async function findRepositoryRoot(options: { manifestPath: string; cwd: s
     }
     return realpath(dir);
   }
-  const root =
-    (await gitToplevel(dirname(resolve(options.cwd, options.manifestPath)), options.env).catch(() => undefined)) ??
-    (await gitToplevel(options.cwd, options.env).catch(() => undefined));
+  const root = (await gitToplevel(dirname(resolve(options.cwd, options.manifestPath)), options.env).catch(() => undefined)) ?? (await gitToplevel(options.cwd, options.env).catch(() => undefined));
   if (root === undefined) {
     throw new HandoffError("usage", "no repository: neither the manifest's folder nor the current folder is inside a git checkout", {
       hint: "run it inside the repository, or pass --repo DIR",

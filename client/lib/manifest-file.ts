@@ -53,4 +53,3 @@ function invalidManifest(path: string, issues: { path: string; message: string }
     details: { issues },
   });
 }
-

@@ -15,8 +15,6 @@ import { recordTimestamp, timestampMs } from "../../shared/time/timestamps.js";
 // config folders get synced and backed up, and a folder of owner tokens plus keys would be a key
 // ring that opens every live handoff. Owner tokens only allow revoking. docs/storage.md ("The handoff envelope").
 
-
-
 /** What the local record can tell; views used are only known to the server (GET .../meta). */
 export type PublishedState = "active" | "expired" | "revoked";
 
@@ -103,8 +101,7 @@ function idFrom(idOrUrl: string): string {
 /** ok(undefined) when there is no such file; err for anything present but not a valid record. */
 async function readRecord(configDir: string, id: string): Promise<Result<PublishedRecord | undefined>> {
   const path = recordPath(configDir, id);
-  const corrupt = (why: string) =>
-    err(new HandoffError("invalid_document", `${path}: ${why}`, { hint: `remove ${path}; the handoff on the server is not affected` }));
+  const corrupt = (why: string) => err(new HandoffError("invalid_document", `${path}: ${why}`, { hint: `remove ${path}; the handoff on the server is not affected` }));
   if (!isHandoffId(id)) return corrupt("the file name is not a handoff id");
   let text: string;
   try {

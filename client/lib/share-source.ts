@@ -25,11 +25,7 @@ export interface PassphraseSource {
  * Whoever wrote the link chose its server, so only a team token bound to that very server is
  * sent; a link on a server this machine has no credential for is read anonymously.
  */
-export async function readShareUrl(
-  url: string,
-  ctx: RunContext,
-  passphrase: PassphraseSource = {},
-): Promise<{ plaintext: Uint8Array; changes?: Uint8Array; views_left: number | null } | undefined> {
+export async function readShareUrl(url: string, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<{ plaintext: Uint8Array; changes?: Uint8Array; views_left: number | null } | undefined> {
   const share = parseShareUrl(url);
   // A link to a share page with a damaged id or key is still a share link: fetching it as a
   // document would print the page's HTML as if it were the handoff.
@@ -64,7 +60,11 @@ export async function readShareUrl(
     // on a terminal and try once more; otherwise say which it was.
     if (!isHandoffError(error) || error.reason !== "decrypt_failed" || error.details?.passphrase !== true) throw error;
     if (passphrase.given !== undefined) {
-      throw new HandoffError("decrypt_failed", "wrong passphrase: the server refused the read token it gives (422); no view was spent", { hint: "check the passphrase with the sender", details: { passphrase: true }, cause: error });
+      throw new HandoffError("decrypt_failed", "wrong passphrase: the server refused the read token it gives (422); no view was spent", {
+        hint: "check the passphrase with the sender",
+        details: { passphrase: true },
+        cause: error,
+      });
     }
     if (passphrase.ask === undefined) {
       throw new HandoffError("decrypt_failed", "this share link needs a passphrase; no view was spent", {

@@ -44,7 +44,9 @@ function tool<S extends z.ZodRawShape>(definition: ToolDefinition<S>): ToolDefin
 const WITH_CHANGES = z
   .boolean()
   .optional()
-  .describe("Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named. The receiver applies it only when asked (resume --apply-changes).");
+  .describe(
+    "Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named. The receiver applies it only when asked (resume --apply-changes).",
+  );
 
 const publishOptions = {
   expires: z.string().optional().describe("How long the link lives: 30m, 12h, 7d (server default 7d)"),
@@ -129,7 +131,10 @@ export const TOOLS = [
     async run(args, ctx) {
       const { publishFile } = await import("../ops/publish/publish-file.js");
       const flags = await publishFlags(args);
-      const result = await publishFile({ path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true, withChanges: args.with_changes === true, cwd: ctx.cwd }, { env: ctx.env, home: ctx.home });
+      const result = await publishFile(
+        { path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true, withChanges: args.with_changes === true, cwd: ctx.cwd },
+        { env: ctx.env, home: ctx.home },
+      );
       return { result: asRecord(result) };
     },
   }),
@@ -177,7 +182,8 @@ export const TOOLS = [
   tool({
     name: "validate",
     title: "Validate a handoff",
-    description: "Check a handoff file against its contract (ce-handoff/v1 Markdown, or a kernel.handoff/v1, kernel.checkpoint/v1 or kernel.context-receipt/v1 document). Returns {file, format, valid, issues, warnings}.",
+    description:
+      "Check a handoff file against its contract (ce-handoff/v1 Markdown, or a kernel.handoff/v1, kernel.checkpoint/v1 or kernel.context-receipt/v1 document). Returns {file, format, valid, issues, warnings}.",
     inputSchema: { path: z.string().min(1) },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     async run(args, ctx) {
@@ -231,7 +237,10 @@ export const TOOLS = [
       next: z.string().min(1).describe("The literal first action on resume"),
       from: z.string().optional().describe("The kernel.handoff/v1 being resumed"),
       goal: z.string().optional(),
-      done: z.array(z.object({ step: z.string().min(1), evidence: z.string().min(1) })).max(MAX_LIST_ITEMS).optional(),
+      done: z
+        .array(z.object({ step: z.string().min(1), evidence: z.string().min(1) }))
+        .max(MAX_LIST_ITEMS)
+        .optional(),
       pending: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
       outputs: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
       name: z.string().optional(),

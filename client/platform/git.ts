@@ -141,7 +141,15 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
       if (stopped === "overflow") return settle({ code: exit, stdout: empty, failure: "output over the cap", overflow: true });
       if (stopped === "timeout") return settle({ code: exit, stdout: empty, failure: `git took longer than ${GIT_TIMEOUT_MS / 1000} s` });
       if (code === 0) return settle({ code: 0, stdout: options.binary ? Buffer.concat(out) : Buffer.concat(out).toString("utf8") });
-      settle({ code: exit, stdout: empty, failure: stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${code ?? "a signal"}` });
+      settle({
+        code: exit,
+        stdout: empty,
+        failure:
+          stderr
+            .split("\n")
+            .find((line) => line.trim() !== "")
+            ?.trim() ?? `git exited with ${code ?? "a signal"}`,
+      });
     });
   });
 }
@@ -162,8 +170,21 @@ export function runGitSync(args: string[], options: GitOptions): GitRun<string> 
   });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
-    return { code: 128, stdout: "", failure: code === "ENOENT" ? "git is not installed" : code === "ENOBUFS" ? "output over the cap" : run.error.message, ...(code === "ENOBUFS" ? { overflow: true } : {}) };
+    return {
+      code: 128,
+      stdout: "",
+      failure: code === "ENOENT" ? "git is not installed" : code === "ENOBUFS" ? "output over the cap" : run.error.message,
+      ...(code === "ENOBUFS" ? { overflow: true } : {}),
+    };
   }
   if (run.status === 0) return { code: 0, stdout: run.stdout };
-  return { code: run.status ?? 128, stdout: "", failure: run.stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? `git exited with ${run.status ?? "a signal"}` };
+  return {
+    code: run.status ?? 128,
+    stdout: "",
+    failure:
+      run.stderr
+        .split("\n")
+        .find((line) => line.trim() !== "")
+        ?.trim() ?? `git exited with ${run.status ?? "a signal"}`,
+  };
 }

@@ -167,7 +167,21 @@ export function errorFromResponse(response: HttpResponse, what: string): Handoff
   }
   const known = (ERROR_REASONS as readonly string[]).includes(code ?? "") ? (code as ErrorReason) : undefined;
   const retryAfter = response.headers.get("retry-after");
-  const reason: ErrorReason = known ?? (response.status >= 500 ? "server_error" : response.status === 404 ? "not_found" : response.status === 413 ? "too_large" : response.status === 429 ? "rate_limited" : response.status === 401 ? "unauthorized" : response.status === 403 ? "forbidden" : "server_error");
+  const reason: ErrorReason =
+    known ??
+    (response.status >= 500
+      ? "server_error"
+      : response.status === 404
+        ? "not_found"
+        : response.status === 413
+          ? "too_large"
+          : response.status === 429
+            ? "rate_limited"
+            : response.status === 401
+              ? "unauthorized"
+              : response.status === 403
+                ? "forbidden"
+                : "server_error");
   const text = message ?? statusText(response.status);
   const details: Record<string, unknown> = { status: response.status };
   if (retryAfter) details.retry_after = retryAfter;

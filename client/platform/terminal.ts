@@ -60,7 +60,12 @@ export async function withProgress<T>(stream: NodeJS.WritableStream & { isTTY?: 
  * `prompt` on `output`. Raw mode is switched off again whatever happens; Ctrl-C or Ctrl-D
  * cancels. Backspace edits. More than `limit` characters is refused, not cut.
  */
-export function readHidden(input: NodeJS.ReadableStream & { setRawMode?: (on: boolean) => unknown }, output: NodeJS.WritableStream, prompt: string, limit = 8192): Promise<string | "cancelled" | "too_long"> {
+export function readHidden(
+  input: NodeJS.ReadableStream & { setRawMode?: (on: boolean) => unknown },
+  output: NodeJS.WritableStream,
+  prompt: string,
+  limit = 8192,
+): Promise<string | "cancelled" | "too_long"> {
   output.write(prompt);
   const raw = typeof input.setRawMode === "function";
   if (raw) input.setRawMode?.(true);

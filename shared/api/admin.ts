@@ -6,9 +6,7 @@ import * as z from "zod/mini";
 
 export const TEAM_NAME = /^[a-z0-9][a-z0-9-]{0,38}$/;
 
-export const teamNameSchema = z
-  .string()
-  .check(z.regex(TEAM_NAME, { message: "a team name is 1 to 39 characters: a-z, 0-9 and '-', not starting with '-'" }));
+export const teamNameSchema = z.string().check(z.regex(TEAM_NAME, { message: "a team name is 1 to 39 characters: a-z, 0-9 and '-', not starting with '-'" }));
 
 /** `POST /v1/admin/teams` body. */
 export const createTeamRequestSchema = z.strictObject({ name: teamNameSchema });

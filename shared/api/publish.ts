@@ -54,10 +54,7 @@ export function parsePublishOptions(query: Record<string, string>, bounds: Expir
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const option = issue.code === "unrecognized_keys" ? String(issue.keys[0]) : String(issue.path[0]);
-    const message =
-      issue.code === "unrecognized_keys"
-        ? `unknown option '${option}' (known: expires_in, max_views, scope)`
-        : `${issue.message}, got '${query[option] ?? ""}'`;
+    const message = issue.code === "unrecognized_keys" ? `unknown option '${option}' (known: expires_in, max_views, scope)` : `${issue.message}, got '${query[option] ?? ""}'`;
     return err(new HandoffError("invalid_option", message, { details: { option } }));
   }
   const { expires_in, max_views, scope } = parsed.data;

@@ -111,12 +111,9 @@ export function buildShareUrl(server: string, id: string, key: string): string {
  * ```
  */
 export function parseShareUrl(text: string): Result<{ server: string; id: string; key?: string }> {
-  const trimmed = text.trim().replace(/^(['"<])(.*)(['">])$/s, (whole, open: string, inner: string, close: string) =>
-    (open === "<" ? close === ">" : open === close) ? inner.trim() : whole,
-  );
+  const trimmed = text.trim().replace(/^(['"<])(.*)(['">])$/s, (whole, open: string, inner: string, close: string) => ((open === "<" ? close === ">" : open === close) ? inner.trim() : whole));
   const url = parseUrl(trimmed);
-  const usage = (message: string) =>
-    err(new HandoffError("usage", message, { hint: "pass the whole share URL, like 'https://host/h/<id>#<key>', in single quotes" }));
+  const usage = (message: string) => err(new HandoffError("usage", message, { hint: "pass the whole share URL, like 'https://host/h/<id>#<key>', in single quotes" }));
   if (url === undefined) return usage(`not a share URL: '${trimmed.slice(0, 80)}'`);
   const problem = checkOrigin(url, "the share URL", "usage");
   if (problem) return err(problem);

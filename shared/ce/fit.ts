@@ -66,7 +66,11 @@ export function fitFrontmatter(fields: CeFields): { fields: CeFields; shortened:
   }
   const last = fitSummary(withKeywords(0), 0);
   if (last) return { fields: last, shortened: fields.keywords.length > 0 ? ["summary", "keywords"] : ["summary"] };
-  throw new HandoffError("invalid_document", `the frontmatter would not fit in the first ${FRONTMATTER_MAX_LINES} lines / ${FRONTMATTER_MAX_BYTES / 1024} KiB discovery reads, even with the summary and keywords cut: the title, focus or paths are too long`, {
-    hint: "pass a shorter --title (and --focus), and run it from a shorter path",
-  });
+  throw new HandoffError(
+    "invalid_document",
+    `the frontmatter would not fit in the first ${FRONTMATTER_MAX_LINES} lines / ${FRONTMATTER_MAX_BYTES / 1024} KiB discovery reads, even with the summary and keywords cut: the title, focus or paths are too long`,
+    {
+      hint: "pass a shorter --title (and --focus), and run it from a shorter path",
+    },
+  );
 }

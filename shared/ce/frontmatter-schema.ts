@@ -9,8 +9,7 @@ const HEX_SHA = /^[0-9a-f]{7,64}$/;
 /** "is required" when the key is missing, the expectation otherwise. */
 const expect = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : expected);
 
-const text = (what: string) =>
-  z.string({ error: expect(`must be a string (${what})`) }).check(z.refine((v) => v.trim().length > 0, { message: "must not be empty" }));
+const text = (what: string) => z.string({ error: expect(`must be a string (${what})`) }).check(z.refine((v) => v.trim().length > 0, { message: "must not be empty" }));
 
 /**
  * The ce-handoff/v1 frontmatter contract (../shared/spec/ce-handoff-v1.md), as a zod schema.

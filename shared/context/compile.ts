@@ -58,7 +58,12 @@ const tokens = () => orAbsent(z.number().check(z.int(), z.minimum(1)));
 const ContextSpecSchema = z.looseObject({
   required: orAbsent(z.array(z.unknown())),
   optional: orAbsent(z.array(z.unknown())),
-  forbidden: orAbsent(z.pipe(z.array(z.unknown()), z.transform((items) => items.filter((item): item is string => typeof item === "string")))),
+  forbidden: orAbsent(
+    z.pipe(
+      z.array(z.unknown()),
+      z.transform((items) => items.filter((item): item is string => typeof item === "string")),
+    ),
+  ),
   budget: orAbsent(z.looseObject({ target_tokens: tokens(), max_tokens: tokens() })),
 });
 
@@ -75,11 +80,7 @@ const ContextSpecSchema = z.looseObject({
  * bundle.total_estimated_tokens // 1234
  * ```
  */
-export async function compileContext(
-  manifest: { context?: ContextSpecLike },
-  resolve: SelectorResolver,
-  matchGlob: (pattern: string, path: string) => boolean,
-): Promise<Bundle> {
+export async function compileContext(manifest: { context?: ContextSpecLike }, resolve: SelectorResolver, matchGlob: (pattern: string, path: string) => boolean): Promise<Bundle> {
   const parsed = ContextSpecSchema.safeParse(manifest.context ?? {});
   const spec = parsed.success ? parsed.data : {};
   const forbidden = spec.forbidden ?? [];
@@ -119,13 +120,7 @@ export function budgetStatus(bundle: Bundle, overhead: ContextOverhead = { manif
   return target !== undefined && total > target ? "target_exceeded" : "within_budget";
 }
 
-async function resolveGuarded(
-  raw: unknown,
-  selector: ContextSelector,
-  resolve: SelectorResolver,
-  forbidden: string[],
-  matchGlob: (pattern: string, path: string) => boolean,
-): Promise<Piece> {
+async function resolveGuarded(raw: unknown, selector: ContextSelector, resolve: SelectorResolver, forbidden: string[], matchGlob: (pattern: string, path: string) => boolean): Promise<Piece> {
   const invalid = (note: string): Piece => ({
     selector: selectorSummary(selector),
     reason: typeof selector.reason === "string" ? selector.reason : "",

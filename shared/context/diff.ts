@@ -9,11 +9,7 @@
  * // { diff: "diff --git a/a.ts b/a.ts\n+x", removed: [".env"] }
  * ```
  */
-export function withoutForbiddenFiles(
-  diff: string,
-  forbidden: string[],
-  matchGlob: (pattern: string, path: string) => boolean,
-): { diff: string; removed: string[] } {
+export function withoutForbiddenFiles(diff: string, forbidden: string[], matchGlob: (pattern: string, path: string) => boolean): { diff: string; removed: string[] } {
   if (forbidden.length === 0) return { diff, removed: [] };
   const kept: string[] = [];
   const removed: string[] = [];

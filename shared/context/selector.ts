@@ -165,9 +165,7 @@ function byLines(range: string, lines: string[]): Refined {
   if (from > count) return { outcome: "empty", text: "", note: `lines ${from}-${to} requested, the file has ${count} line${count === 1 ? "" : "s"}` };
   const end = Math.min(to, count);
   const text = lines.slice(from - 1, end).join("\n");
-  return end < to
-    ? { outcome: "resolved", text, note: `lines ${from}-${to} requested, the file has ${count} lines: clamped to ${from}-${end}` }
-    : { outcome: "resolved", text };
+  return end < to ? { outcome: "resolved", text, note: `lines ${from}-${to} requested, the file has ${count} lines: clamped to ${from}-${end}` } : { outcome: "resolved", text };
 }
 
 function byHeading(wanted: string, lines: string[]): Refined {

@@ -43,11 +43,7 @@ export interface SealOptions {
  * const url = buildShareUrl(server, id, key);
  * ```
  */
-export async function sealHandoff(
-  plaintext: Uint8Array,
-  meta: SealMeta,
-  options: SealOptions = {},
-): Promise<{ ciphertext: Uint8Array; key: string; passKey?: Uint8Array<ArrayBuffer> }> {
+export async function sealHandoff(plaintext: Uint8Array, meta: SealMeta, options: SealOptions = {}): Promise<{ ciphertext: Uint8Array; key: string; passKey?: Uint8Array<ArrayBuffer> }> {
   const checked = SealMetaSchema.safeParse(meta);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -71,9 +67,7 @@ export async function sealHandoff(
   }
   const framed = frameHandoff(plaintext, { ...checked.data, byte_length: plaintext.length }, options.trailing);
   const aesKey = await deriveKey(mixedSecret(secret, passKey), saltOf(header), passKey === undefined ? HKDF_INFO : HKDF_V2_INFO);
-  const sealed = new Uint8Array(
-    await crypto.subtle.encrypt({ name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 }, aesKey, framed),
-  );
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 }, aesKey, framed));
   const ciphertext = new Uint8Array(header.length + sealed.length);
   ciphertext.set(header, 0);
   ciphertext.set(sealed, header.length);
@@ -91,11 +85,7 @@ export async function sealHandoff(
  * console.log(meta.file_name, meta.format, meta.created_at);
  * ```
  */
-export async function openHandoff(
-  ciphertext: Uint8Array,
-  key: string,
-  passKey?: Uint8Array,
-): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta; payload: Uint8Array }> {
+export async function openHandoff(ciphertext: Uint8Array, key: string, passKey?: Uint8Array): Promise<{ plaintext: Uint8Array; meta: EnvelopeMeta; payload: Uint8Array }> {
   const secret = unwrap(parseShareKey(key));
   if (ciphertext.length < MAGIC.length + 1 || MAGIC.some((byte, i) => ciphertext[i] !== byte)) {
     throw notEnvelope("it does not start with the handoff envelope marker");
@@ -117,13 +107,7 @@ export async function openHandoff(
   const aesKey = await deriveKey(mixedSecret(secret, passKey), saltOf(header), version === PASSPHRASE_ENVELOPE_VERSION ? HKDF_V2_INFO : HKDF_INFO);
   let framed: Uint8Array;
   try {
-    framed = new Uint8Array(
-      await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 },
-        aesKey,
-        plainView(ciphertext.subarray(headerBytes)),
-      ),
-    );
+    framed = new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: ivOf(header), additionalData: header, tagLength: TAG_BYTES * 8 }, aesKey, plainView(ciphertext.subarray(headerBytes))));
   } catch (cause) {
     throw new HandoffError("decrypt_failed", "authentication failed: wrong key, or the data was tampered with or truncated", {
       hint: "check that the share URL is complete and unmodified; if it is, ask the sender for a new link",
@@ -141,7 +125,10 @@ export async function openHandoff(
  */
 async function checkPassphraseHeader(header: Uint8Array<ArrayBuffer>, key: string, passKey: Uint8Array | undefined): Promise<void> {
   if (passKey === undefined) {
-    throw new HandoffError("decrypt_failed", "this share link needs a passphrase", { hint: "ask the sender for it; the CLI asks for it at a prompt, or reads it from stdin with --passphrase", details: { passphrase: true } });
+    throw new HandoffError("decrypt_failed", "this share link needs a passphrase", {
+      hint: "ask the sender for it; the CLI asks for it at a prompt, or reads it from stdin with --passphrase",
+      details: { passphrase: true },
+    });
   }
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   const salt = header.subarray(HEADER_BYTES + 5, HEADER_BYTES + 5 + PASSPHRASE_SALT_BYTES);
@@ -156,10 +143,7 @@ async function deriveKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<Array
   // The secret is already uniformly random; HKDF with a per-envelope salt still gives a fresh AES
   // key (and so a fresh IV space) even if a secret were ever reused, and binds the version label.
   const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: plainView(info) }, base, { name: "AES-GCM", length: 256 }, false, [
-    "encrypt",
-    "decrypt",
-  ]);
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: plainView(info) }, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
 }
 
 const saltOf = (header: Uint8Array<ArrayBuffer>) => header.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_BYTES);

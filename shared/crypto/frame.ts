@@ -7,7 +7,6 @@ import { MAX_META_BYTES, paddedLength } from "./layout.js";
 // The plaintext inside an envelope: u32 meta length, meta JSON, body, zero padding.
 // Kept apart from the AEAD code so the layout can be read (and tested) without keys.
 
-
 const FORMAT = /^[A-Za-z0-9][A-Za-z0-9._/+-]{0,63}$/;
 const utf8 = new TextEncoder();
 

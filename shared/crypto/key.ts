@@ -36,9 +36,13 @@ export function parseShareKey(key: string): Result<Uint8Array<ArrayBuffer>> {
     // 43 base64url characters whose last one carries bits a 32-byte key cannot have: edited, not cut.
     if (key.length === KEY_LENGTH && /^[A-Za-z0-9_-]*$/.test(key)) {
       return err(
-        new HandoffError("decrypt_failed", `bad key format: the ${KEY_LENGTH} characters after '#' are not a canonical base64url key (its last character cannot end a 32-byte key), so the link was changed after it was made`, {
-          hint: "copy the share URL again from where it was sent, unchanged",
-        }),
+        new HandoffError(
+          "decrypt_failed",
+          `bad key format: the ${KEY_LENGTH} characters after '#' are not a canonical base64url key (its last character cannot end a 32-byte key), so the link was changed after it was made`,
+          {
+            hint: "copy the share URL again from where it was sent, unchanged",
+          },
+        ),
       );
     }
     const got = /^[A-Za-z0-9_-]*$/.test(key) ? `${key.length} characters` : "characters outside base64url";

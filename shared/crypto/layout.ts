@@ -38,4 +38,3 @@ export function paddedLength(length: number): number {
   const step = 2 ** (e - s);
   return Math.ceil(length / step) * step;
 }
-

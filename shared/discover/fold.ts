@@ -10,7 +10,10 @@
 export function foldText(text: string): string {
   // Discovery folds every title of thousands of candidates; most are ASCII and need no NFKD.
   if (ASCII.test(text)) return text.toLowerCase();
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 /**
@@ -24,7 +27,9 @@ export function foldText(text: string): string {
 export function wordTokens(text: string): string[] {
   if (text === "") return [];
   const separator = ASCII.test(text) ? ASCII_SEPARATOR : SEPARATOR;
-  return foldText(text).split(separator).filter((token) => token.length > 0);
+  return foldText(text)
+    .split(separator)
+    .filter((token) => token.length > 0);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

@@ -15,7 +15,10 @@ import type { CandidateFrontmatter } from "./rank.js";
  * // { ok: true, frontmatter: { title: "x", created_at: "2026-07-10T21:45:00Z" } }
  * ```
  */
-export function kernelIndex(text: string, repository: Pick<CandidateFrontmatter, "repository" | "repo_root_sha" | "cwd">): { ok: true; frontmatter: CandidateFrontmatter } | { ok: false; reason: string } {
+export function kernelIndex(
+  text: string,
+  repository: Pick<CandidateFrontmatter, "repository" | "repo_root_sha" | "cwd">,
+): { ok: true; frontmatter: CandidateFrontmatter } | { ok: false; reason: string } {
   const parsed = parseStrictJson(text);
   if (!parsed.ok) return { ok: false, reason: `not valid JSON (line ${parsed.error.line}): ${parsed.error.message}` };
   const doc = record(parsed.value);

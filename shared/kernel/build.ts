@@ -52,7 +52,6 @@ export function kernelManifestFileName(name: string, date: Date): string {
   return `${slug(name, MANIFEST_SLUG)}-${date.toISOString().slice(0, 10)}.json`;
 }
 
-
 function mergeArtifacts(fromPartial: unknown, pinned: readonly PinnedArtifact[]): unknown[] {
   const merged: unknown[] = [...asArray(fromPartial)];
   for (const artifact of pinned) {

@@ -44,12 +44,14 @@ function buildCheckpointSchema() {
       entrypoint: z.optional(z.string()),
       next_operation: z.string(),
     }),
-    context: z.optional(z.strictObject({
+    context: z.optional(
+      z.strictObject({
         policy: z.optional(contextPolicySchema),
         required: z.optional(z.array(contextSelectorSchema)),
         forbidden: z.optional(z.array(z.string())),
         budget: z.optional(contextBudgetSchema),
-      })),
+      }),
+    ),
   });
 }
 
@@ -63,7 +65,10 @@ export type KernelCheckpoint = z.infer<ReturnType<typeof buildCheckpointSchema>>
  * validateKernelCheckpoint(JSON.parse(text)).ok
  * ```
  */
-export function validateKernelCheckpoint(value: unknown, numbers: readonly NumberLiteral[] = []): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
+export function validateKernelCheckpoint(
+  value: unknown,
+  numbers: readonly NumberLiteral[] = [],
+): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
   const result = validateWith(kernelCheckpointSchema(), kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
   const { issues, warnings } = result;
   return result.value === undefined ? { ok: false, issues, warnings } : { ok: true, issues, warnings, checkpoint: result.value };

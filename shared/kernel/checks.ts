@@ -81,9 +81,7 @@ const REVISION_TOKEN = /^[A-Za-z0-9][A-Za-z0-9._/@{}^~+-]*$/;
  */
 export function checkGitDiff(text: string): string | undefined {
   const parts = text.split(/(\.\.\.?)/);
-  const valid = parts.length === 1
-    ? REVISION_TOKEN.test(parts[0]!)
-    : parts.length === 3 && REVISION_TOKEN.test(parts[0]!) && REVISION_TOKEN.test(parts[2]!);
+  const valid = parts.length === 1 ? REVISION_TOKEN.test(parts[0]!) : parts.length === 3 && REVISION_TOKEN.test(parts[0]!) && REVISION_TOKEN.test(parts[2]!);
   return valid ? undefined : "must be a revision or a range like main..HEAD or main...HEAD~2, each side starting with a letter or digit and made of letters, digits and . _ / @ { } ^ ~ + -";
 }
 

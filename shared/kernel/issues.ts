@@ -54,9 +54,7 @@ const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
       return `must be ${expected}, not ${typeName(issue.input)}`;
     }
     case "invalid_value":
-      return issue.values.length === 1
-        ? `must be ${JSON.stringify(issue.values[0])}`
-        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "too_small":
       return `must be at least ${String(issue.minimum)}`;
     case "too_big":

@@ -53,7 +53,8 @@ function buildReceiptSchema() {
     maximum_budget_tokens: optionalInt,
     status: z.enum(RECEIPT_STATUSES),
     estimation_method: z.string(),
-    selections: z.optional(z.array(
+    selections: z.optional(
+      z.array(
         z.strictObject({
           selector: z.string(),
           resolved: z.boolean(),
@@ -62,15 +63,18 @@ function buildReceiptSchema() {
           estimated_tokens: jsonInt(),
           note: z.optional(z.string()),
         }),
-      )),
-    loads_beyond_manifest: z.optional(z.array(
+      ),
+    ),
+    loads_beyond_manifest: z.optional(
+      z.array(
         z.strictObject({
           path: z.string(),
           reason: z.optional(z.string()),
           estimated_tokens: optionalInt,
           ts: z.optional(z.string()),
         }),
-      )),
+      ),
+    ),
     migrated_fields: z.optional(z.array(z.string())),
   });
 }
@@ -118,11 +122,17 @@ const receiptRules: readonly Rule[] = [
     for (const field of ["requested_model", "observed_model", "requested_effort", "observed_effort", "builder_identity", "verifier_identity"]) {
       if (blank(receipt[field])) report([field], `must be a non-empty value or '${UNAVAILABLE}'`);
     }
-    const mismatched = ([["requested_model", "observed_model"], ["requested_effort", "observed_effort"]] as const).some(([want, got]) => {
+    const mismatched = (
+      [
+        ["requested_model", "observed_model"],
+        ["requested_effort", "observed_effort"],
+      ] as const
+    ).some(([want, got]) => {
       const [a, b] = [receipt[want], receipt[got]];
       return typeof a === "string" && typeof b === "string" && a !== UNAVAILABLE && b !== UNAVAILABLE && a !== b;
     });
-    if (mismatched && receipt.fallback_authorized !== true) report(["fallback_authorized"], "must be true: the observed model or effort differs from the requested one, which needs a pre-authorized fallback");
+    if (mismatched && receipt.fallback_authorized !== true)
+      report(["fallback_authorized"], "must be true: the observed model or effort differs from the requested one, which needs a pre-authorized fallback");
     if (receipt.fallback_authorized === true) {
       if (!mismatched) report(["fallback_authorized"], "is true, but no observed model or effort differs from the requested one");
       const reason = receipt.fallback_reason;
@@ -146,7 +156,10 @@ const receiptRules: readonly Rule[] = [
  * // [{ path: "fallback_reason", message: "is required and must not be empty when ..." }]
  * ```
  */
-export function validateContextReceipt(value: unknown, numbers: readonly NumberLiteral[] = []): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; migrated: string[]; receipt?: ContextReceipt } {
+export function validateContextReceipt(
+  value: unknown,
+  numbers: readonly NumberLiteral[] = [],
+): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; migrated: string[]; receipt?: ContextReceipt } {
   const { value: read, migrated } = migrateContextReceipt(value);
   const result = validateWith(contextReceiptSchema(), [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
   const { issues } = result;

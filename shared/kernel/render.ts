@@ -75,12 +75,8 @@ function artifactLines(m: KernelHandoff): string[] {
 function contractLines(m: KernelHandoff): string[] {
   const contract = m.contract;
   if (contract === undefined) return [];
-  const decisions = (contract.decisions_accepted ?? []).map(
-    (d) => `- ${text(d.decision)}${d.rationale === undefined ? "" : `\n  Why: ${text(d.rationale, "  ")}`}`,
-  );
-  const rejected = (contract.alternatives_rejected ?? []).map(
-    (a) => `- ${text(a.alternative)}${a.reason === undefined ? "" : `\n  Rejected because: ${text(a.reason, "  ")}`}`,
-  );
+  const decisions = (contract.decisions_accepted ?? []).map((d) => `- ${text(d.decision)}${d.rationale === undefined ? "" : `\n  Why: ${text(d.rationale, "  ")}`}`);
+  const rejected = (contract.alternatives_rejected ?? []).map((a) => `- ${text(a.alternative)}${a.reason === undefined ? "" : `\n  Rejected because: ${text(a.reason, "  ")}`}`);
   return [
     ...(contract.ref === undefined ? [] : [`Governing contract: ${code(contract.ref)}`, ""]),
     ...section(3, "Invariants", bullets(contract.invariants)),
@@ -120,21 +116,14 @@ function runtimeLines(m: KernelHandoff): string[] {
     ];
     return `- ${code(check.check)}${detail.join("")}`;
   });
-  return [
-    ...section(3, "Required skills", skills),
-    ...section(3, "Optional skills", bullets(runtime.optional_skills, code)),
-    ...section(3, "Preflight checks (stop if one fails)", preflight),
-  ];
+  return [...section(3, "Required skills", skills), ...section(3, "Optional skills", bullets(runtime.optional_skills, code)), ...section(3, "Preflight checks (stop if one fails)", preflight)];
 }
 
 function contextLines(m: KernelHandoff): string[] {
   const { policy, budget } = m.context;
   const lines = [`- Policy: ${code(policy.mode)}`];
   if (budget?.target_tokens !== undefined || budget?.max_tokens !== undefined) {
-    const parts = [
-      budget.target_tokens === undefined ? "" : `target ${budget.target_tokens} tokens`,
-      budget.max_tokens === undefined ? "" : `maximum ${budget.max_tokens} tokens`,
-    ].filter(Boolean);
+    const parts = [budget.target_tokens === undefined ? "" : `target ${budget.target_tokens} tokens`, budget.max_tokens === undefined ? "" : `maximum ${budget.max_tokens} tokens`].filter(Boolean);
     lines.push(`- Budget: ${parts.join(", ")}`);
   }
   return [
@@ -160,10 +149,7 @@ function executionLines(m: KernelHandoff): string[] {
 function outputLines(m: KernelHandoff): string[] {
   const outputs = m.outputs;
   if (outputs === undefined) return [];
-  return [
-    ...bullets(outputs.required),
-    ...(outputs.completion === undefined ? [] : [`- Completion: ${text(outputs.completion)}`]),
-  ];
+  return [...bullets(outputs.required), ...(outputs.completion === undefined ? [] : [`- Completion: ${text(outputs.completion)}`])];
 }
 
 function fenced(value: string): string[] {

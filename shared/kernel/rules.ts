@@ -148,22 +148,13 @@ export function integersAreLexical(numbers: readonly NumberLiteral[]): Rule {
 
 /** Every rule of kernel.handoff/v1, in the order they are documented. */
 export function kernelHandoffRules(numbers: readonly NumberLiteral[] = []): Rule[] {
-  return [
-    integersAreLexical(numbers),
-    createdIsRfc3339,
-    artifactsStayInside,
-    selectorsAreWellFormed,
-    budgetIsBounded(numbers),
-    invalidationIsTyped,
-    preflightPathsStayInside,
-  ];
+  return [integersAreLexical(numbers), createdIsRfc3339, artifactsStayInside, selectorsAreWellFormed, budgetIsBounded(numbers), invalidationIsTyped, preflightPathsStayInside];
 }
 
 /** The rules of kernel.checkpoint/v1: the handoff's, and a dirty checkpoint pins its tree. */
 export function kernelCheckpointRules(numbers: readonly NumberLiteral[] = []): Rule[] {
   return [...kernelHandoffRules(numbers), checkpointPinsDirtyTree];
 }
-
 
 /**
  * The repository paths kernel's reference checks, where it checks them (selector paths and

@@ -75,36 +75,42 @@ function buildSchemas() {
       success_conditions: strings,
       non_goals: z.optional(strings),
     }),
-    contract: z.optional(z.strictObject({
+    contract: z.optional(
+      z.strictObject({
         ref: z.optional(z.string()),
         invariants: z.optional(strings),
         assumptions: z.optional(strings),
         decisions_accepted: z.optional(z.array(z.strictObject({ decision: z.string(), rationale: z.optional(z.string()) }))),
         alternatives_rejected: z.optional(z.array(z.strictObject({ alternative: z.string(), reason: z.optional(z.string()) }))),
-      })),
+      }),
+    ),
     workflow: z.strictObject({
-      phases: z.array(
-        z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.optional(z.string()) }),
-      ),
-      invalidation_rules: z.optional(z.array(
+      phases: z.array(z.strictObject({ name: z.string(), status: z.enum(PHASE_STATUSES), evidence: z.optional(z.string()) })),
+      invalidation_rules: z.optional(
+        z.array(
           z.strictObject({
             when: z.strictObject({ event: z.string(), path_glob: z.optional(z.string()) }),
             invalidates: strings,
           }),
-        )),
+        ),
+      ),
     }),
-    runtime: z.optional(z.strictObject({
+    runtime: z.optional(
+      z.strictObject({
         required_skills: z.optional(z.array(z.strictObject({ name: z.string(), version: z.optional(jsonInt()), sha256: z.optional(z.string()) }))),
         optional_skills: z.optional(strings),
-        preflight: z.optional(z.array(
+        preflight: z.optional(
+          z.array(
             z.strictObject({
               check: z.enum(PREFLIGHT_CHECKS),
               expected: z.optional(z.string()),
               path: z.optional(z.string()),
               argv: z.optional(strings),
             }),
-          )),
-      })),
+          ),
+        ),
+      }),
+    ),
     context: z.strictObject({
       policy: contextPolicySchema,
       required: z.optional(z.array(contextSelectorSchema)),

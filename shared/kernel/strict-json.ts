@@ -134,11 +134,7 @@ class Parser {
       const key = this.parseString();
       if (Object.hasOwn(object, key)) {
         const at = positionAt(this.text, offsets[Object.keys(object).indexOf(key)] ?? keyOffset);
-        this.fail(
-          `duplicate key ${JSON.stringify(key)} (first at line ${at.line}, column ${at.column}); JSON keys must be unique`,
-          keyOffset,
-          formatJsonPath([...this.path, key]),
-        );
+        this.fail(`duplicate key ${JSON.stringify(key)} (first at line ${at.line}, column ${at.column}); JSON keys must be unique`, keyOffset, formatJsonPath([...this.path, key]));
       }
       offsets.push(keyOffset);
       this.skipWhitespace();
@@ -237,7 +233,11 @@ class Parser {
   // Python's json (kernel's reference) reads NaN and ±Infinity as numbers; with literal tracking
   // on, so does this parser, and the literal tells validators it is no integer.
   private parsePythonConstant(): number {
-    for (const [word, value] of [["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY], ["-Infinity", Number.NEGATIVE_INFINITY]] as const) {
+    for (const [word, value] of [
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+      ["-Infinity", Number.NEGATIVE_INFINITY],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.numbers?.push({ at: [...this.path], literal: word });
         this.pos += word.length;

@@ -111,9 +111,8 @@ export function validateKernelDocument(text: string): KernelDocumentValidation {
     }
     default: {
       const where = asRecord(value) === undefined ? "$" : "schema";
-      const message = where === "$"
-        ? "must be a JSON object with a schema field"
-        : `${id === undefined ? "is missing" : `is ${JSON.stringify(id)}`}; Handoff reads ${KERNEL_DOCUMENT_SCHEMAS.join(", ")}`;
+      const message =
+        where === "$" ? "must be a JSON object with a schema field" : `${id === undefined ? "is missing" : `is ${JSON.stringify(id)}`}; Handoff reads ${KERNEL_DOCUMENT_SCHEMAS.join(", ")}`;
       return { ok: false, issues: [{ path: where, message }], warnings: [] };
     }
   }

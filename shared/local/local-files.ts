@@ -82,7 +82,8 @@ function buildSchemas() {
    *   "servers": { "https://handoff.example.com": { "token": "hdp_...", "team_token": "hdt_..." } } }
    * ```
    */
-  const ConfigFileV2Schema = z.strictObject({
+  const ConfigFileV2Schema = z
+    .strictObject({
       /** 2, or 3 (adds `team_keys`); this client writes 3. */
       version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
       default_server: z.optional(z.string()),

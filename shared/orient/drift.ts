@@ -117,13 +117,15 @@ export function computeDrift(recorded: RecordedState, observed: ObservedState, o
     ...dirtyDrift(recorded, observed),
     ...worktreeDrift(recorded, observed),
     ...artifactDrift(recorded, observed),
-    ...[...new Set(observed.missingPaths)].sort().map((path): DriftItem => ({
-      event: "path_missing",
-      status: "drift",
-      severity: "warn",
-      message: `${path} is named in the handoff but does not exist in this checkout`,
-      path,
-    })),
+    ...[...new Set(observed.missingPaths)].sort().map(
+      (path): DriftItem => ({
+        event: "path_missing",
+        status: "drift",
+        severity: "warn",
+        message: `${path} is named in the handoff but does not exist in this checkout`,
+        path,
+      }),
+    ),
     ...remapDrift(recorded, observed),
   ];
   return options.kernel ? items.map((item) => (KERNEL_HARD.has(item.event) && item.status !== "ok" ? { ...item, severity: "hard" } : item)) : items;
@@ -211,16 +213,22 @@ function branchDrift(recorded: RecordedState, observed: ObservedState, kernel: b
   }
   const where = observed.recordedBranch;
   const fix = where && (where.local || where.remotes.length > 0) ? switchCommand(expected, where) : undefined;
-  const elsewhere = where?.local ? ` (it exists here; switch with: ${fix})` : where && where.remotes.length > 0 ? ` (it exists only on remote ${where.remotes.map((r) => `'${r}'`).join(", ")}; switch with: ${fix})` : "";
-  return [{
-    event: "branch_diverged",
-    status: "drift",
-    severity: "warn",
-    message: `on branch '${observed.branch}', the handoff recorded '${expected}'${elsewhere}`,
-    expected,
-    actual: observed.branch,
-    ...(fix ? { fix, case: where?.local ? "other_branch" : "remote_branch" } : {}),
-  }];
+  const elsewhere = where?.local
+    ? ` (it exists here; switch with: ${fix})`
+    : where && where.remotes.length > 0
+      ? ` (it exists only on remote ${where.remotes.map((r) => `'${r}'`).join(", ")}; switch with: ${fix})`
+      : "";
+  return [
+    {
+      event: "branch_diverged",
+      status: "drift",
+      severity: "warn",
+      message: `on branch '${observed.branch}', the handoff recorded '${expected}'${elsewhere}`,
+      expected,
+      actual: observed.branch,
+      ...(fix ? { fix, case: where?.local ? "other_branch" : "remote_branch" } : {}),
+    },
+  ];
 }
 
 /** `git switch <branch>`, which creates a tracking branch from the one remote that has it; with several, which one. */
@@ -246,15 +254,17 @@ function commitDrift(recorded: RecordedState, observed: ObservedState): DriftIte
     case "diverged":
       return [divergedCommit(recorded, observed, base)];
     case "unknown":
-      return [{
-        event: "commit_unknown",
-        status: "unknown",
-        severity: "warn",
-        message: observed.inGit
-          ? `cannot tell how HEAD relates to the recorded commit ${short(expected)} (git could not answer)`
-          : `not inside a git repository; the handoff recorded commit ${short(expected)}`,
-        ...base,
-      }];
+      return [
+        {
+          event: "commit_unknown",
+          status: "unknown",
+          severity: "warn",
+          message: observed.inGit
+            ? `cannot tell how HEAD relates to the recorded commit ${short(expected)} (git could not answer)`
+            : `not inside a git repository; the handoff recorded commit ${short(expected)}`,
+          ...base,
+        },
+      ];
   }
 }
 
@@ -292,46 +302,59 @@ function divergedCommit(recorded: RecordedState, observed: ObservedState, base: 
     const fix = switchCommand(recorded.branch, where);
     const diagnosis: DriftCase = where.local ? "other_branch" : "remote_branch";
     const place = where.local ? `branch '${recorded.branch}' here holds it` : `branch '${recorded.branch}' on remote '${where.remotes[0]}' holds it`;
-    return item(diagnosis, "warn", `on another branch: HEAD ${head} on '${observed.branch ?? "detached HEAD"}' does not contain the recorded commit ${expected}, but ${place}; switch to it with: ${fix}`, fix);
+    return item(
+      diagnosis,
+      "warn",
+      `on another branch: HEAD ${head} on '${observed.branch ?? "detached HEAD"}' does not contain the recorded commit ${expected}, but ${place}; switch to it with: ${fix}`,
+      fix,
+    );
   }
   if (observed.headRelation === "behind") {
     const by = observed.behindBy === undefined ? "" : ` by ${observed.behindBy} commit${observed.behindBy === 1 ? "" : "s"}`;
     const fix = `git merge --ff-only ${expected}`;
     return item("behind", "warn", `behind${by}: HEAD ${head} is an ancestor of the recorded commit ${expected}, which this clone has; fast-forward with: ${fix}`, fix);
   }
-  return item("diverged", "hard", `diverged: HEAD ${head} does not contain the recorded commit ${expected}, and neither is an ancestor of the other (history rewritten or another line of work); reconcile by hand, e.g. git log --oneline --graph ${expected} HEAD`);
+  return item(
+    "diverged",
+    "hard",
+    `diverged: HEAD ${head} does not contain the recorded commit ${expected}, and neither is an ancestor of the other (history rewritten or another line of work); reconcile by hand, e.g. git log --oneline --graph ${expected} HEAD`,
+  );
 }
 
 function dirtyDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
   const items: DriftItem[] = [];
   if (recorded.dirty !== undefined && observed.dirty !== undefined) {
     const describe = (dirty: boolean) => (dirty ? "uncommitted changes" : "a clean tree");
-    items.push(recorded.dirty === observed.dirty
-      ? { event: "dirty_match", status: "ok", severity: "info", message: `${describe(observed.dirty)}, as recorded`, expected: recorded.dirty, actual: observed.dirty }
-      : {
-          event: "dirty_changed",
-          status: "drift",
-          severity: "warn",
-          message: `the handoff recorded ${describe(recorded.dirty)}; the checkout now has ${describe(observed.dirty)}`,
-          expected: recorded.dirty,
-          actual: observed.dirty,
-        });
+    items.push(
+      recorded.dirty === observed.dirty
+        ? { event: "dirty_match", status: "ok", severity: "info", message: `${describe(observed.dirty)}, as recorded`, expected: recorded.dirty, actual: observed.dirty }
+        : {
+            event: "dirty_changed",
+            status: "drift",
+            severity: "warn",
+            message: `the handoff recorded ${describe(recorded.dirty)}; the checkout now has ${describe(observed.dirty)}`,
+            expected: recorded.dirty,
+            actual: observed.dirty,
+          },
+    );
   }
   if (recorded.dirty_tree_sha256) {
     const expected = recorded.dirty_tree_sha256;
     const actual = observed.dirty_tree_sha256;
     // A clean tree now means the recorded uncommitted changes are gone: a mismatch, not unknown.
     if (actual !== undefined || observed.dirty === false) {
-      items.push(actual !== undefined && sameDigest(expected, actual)
-        ? { event: "dirty_tree_hash_match", status: "ok", severity: "info", message: "uncommitted changes are byte-identical to the recorded ones", expected, actual }
-        : {
-            event: "dirty_tree_hash_mismatch",
-            status: "drift",
-            severity: "warn",
-            message: actual === undefined ? "the recorded uncommitted changes are gone (the tree is clean)" : "uncommitted changes differ from the recorded ones",
-            expected,
-            ...(actual === undefined ? {} : { actual }),
-          });
+      items.push(
+        actual !== undefined && sameDigest(expected, actual)
+          ? { event: "dirty_tree_hash_match", status: "ok", severity: "info", message: "uncommitted changes are byte-identical to the recorded ones", expected, actual }
+          : {
+              event: "dirty_tree_hash_mismatch",
+              status: "drift",
+              severity: "warn",
+              message: actual === undefined ? "the recorded uncommitted changes are gone (the tree is clean)" : "uncommitted changes differ from the recorded ones",
+              expected,
+              ...(actual === undefined ? {} : { actual }),
+            },
+      );
     }
   }
   return items;
@@ -340,13 +363,15 @@ function dirtyDrift(recorded: RecordedState, observed: ObservedState): DriftItem
 function worktreeDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
   // Another clone of the same repository at another path is not a lost worktree: remapDrift says it.
   if (!recorded.worktree_path || observed.worktreeExists !== false || observed.remapped) return [];
-  return [{
-    event: "worktree_missing",
-    status: "drift",
-    severity: "warn",
-    message: `the recorded worktree ${recorded.worktree_path} no longer exists; its machine-local state (uncommitted or ignored files) is gone`,
-    path: recorded.worktree_path,
-  }];
+  return [
+    {
+      event: "worktree_missing",
+      status: "drift",
+      severity: "warn",
+      message: `the recorded worktree ${recorded.worktree_path} no longer exists; its machine-local state (uncommitted or ignored files) is gone`,
+      path: recorded.worktree_path,
+    },
+  ];
 }
 
 function remapDrift(recorded: RecordedState, observed: ObservedState): DriftItem[] {
@@ -355,16 +380,25 @@ function remapDrift(recorded: RecordedState, observed: ObservedState): DriftItem
   if (!map || (map.paths.length === 0 && !recorded.worktree_path)) return [];
   const count = map.paths.length;
   const example = map.paths[0] ? ` (${map.paths[0].path} is read here as ${map.paths[0].mapped})` : "";
-  const items: DriftItem[] = [{
-    event: "path_remapped",
-    status: "drift",
-    severity: "info",
-    message: `the handoff was written in ${map.from}; this checkout of the same repository is ${map.to}: ${count} machine-local path${count === 1 ? "" : "s"} under it ${count === 1 ? "is" : "are"} mapped here${example}`,
-    expected: map.from,
-    actual: map.to,
-  }];
+  const items: DriftItem[] = [
+    {
+      event: "path_remapped",
+      status: "drift",
+      severity: "info",
+      message: `the handoff was written in ${map.from}; this checkout of the same repository is ${map.to}: ${count} machine-local path${count === 1 ? "" : "s"} under it ${count === 1 ? "is" : "are"} mapped here${example}`,
+      expected: map.from,
+      actual: map.to,
+    },
+  ];
   for (const path of map.paths.filter((p) => p.missing)) {
-    items.push({ event: "path_missing", status: "drift", severity: "warn", message: `${path.mapped} (written as ${path.path}) does not exist in this checkout`, path: path.mapped, expected: path.path });
+    items.push({
+      event: "path_missing",
+      status: "drift",
+      severity: "warn",
+      message: `${path.mapped} (written as ${path.path}) does not exist in this checkout`,
+      path: path.mapped,
+      expected: path.path,
+    });
   }
   return items;
 }

@@ -53,9 +53,7 @@ export function applyInvalidationRules<P extends PhaseLike>(
   const applied: AppliedRule[] = [];
   rules.forEach((rule, index) => {
     const glob = rule.when.path_glob;
-    const firing = drift.filter(
-      (item) => item.event === rule.when.event && (glob === undefined || (item.path !== undefined && matchGlob(glob, item.path))),
-    );
+    const firing = drift.filter((item) => item.event === rule.when.event && (glob === undefined || (item.path !== undefined && matchGlob(glob, item.path))));
     if (firing.length === 0) return;
     const invalidated = [...new Set(rule.invalidates)].filter((name) => inherited.has(name));
     for (const name of invalidated) flipped.add(name);

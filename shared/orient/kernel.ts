@@ -18,7 +18,12 @@ function buildSchemas() {
   // A field of the wrong shape reads as absent.
   const orAbsent = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
   const text = orAbsent(z.string());
-  const texts = orAbsent(z.pipe(z.array(z.unknown()), z.transform((items) => items.filter((item): item is string => typeof item === "string"))));
+  const texts = orAbsent(
+    z.pipe(
+      z.array(z.unknown()),
+      z.transform((items) => items.filter((item): item is string => typeof item === "string")),
+    ),
+  );
   const records = <T extends z.ZodMiniType>(item: T) =>
     orAbsent(
       z.pipe(
@@ -78,9 +83,7 @@ export function kernelOrientation(manifest: unknown): Orientation {
   const { objective, contract, provenance, workflow, execution, open_threads, warnings } = parsed.data;
   if (objective?.goal) {
     const conditions = objective.success_conditions ?? [];
-    out.objective = conditions.length > 0
-      ? `${objective.goal}\nSuccess conditions:\n${conditions.map((c) => `- ${c}`).join("\n")}`
-      : objective.goal;
+    out.objective = conditions.length > 0 ? `${objective.goal}\nSuccess conditions:\n${conditions.map((c) => `- ${c}`).join("\n")}` : objective.goal;
   }
   for (const d of contract?.decisions_accepted ?? []) out.decisions.push(withNote(d.decision, "rationale", d.rationale));
   for (const invariant of contract?.invariants ?? []) out.decisions.push(`invariant: ${invariant}`);

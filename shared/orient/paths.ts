@@ -11,13 +11,29 @@ import { fencedLines, splitLines } from "../text/markdown.js";
 export const MAX_REFERENCED_PATHS = 200;
 
 const KNOWN_EXTENSIONS = new Set(
-  ("ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx markdown txt rst adoc yaml yml toml ini cfg conf env " +
+  (
+    "ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx markdown txt rst adoc yaml yml toml ini cfg conf env " +
     "py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp hh m mm cs fs php pl lua r sql sh bash zsh fish " +
     "ps1 bat css scss sass less html htm vue svelte astro xml svg csv tsv lock gradle proto graphql gql tf hcl " +
-    "dockerfile ex exs erl hs ml clj dart zig nim jl ipynb patch diff log").split(" "),
+    "dockerfile ex exs erl hs ml clj dart zig nim jl ipynb patch diff log"
+  ).split(" "),
 );
-const KNOWN_NAMES = new Set(["Makefile", "Dockerfile", "Gemfile", "Rakefile", "Procfile", "Justfile", "LICENSE",
-  "CODEOWNERS", ".gitignore", ".gitattributes", ".editorconfig", ".npmrc", ".nvmrc", ".env"]);
+const KNOWN_NAMES = new Set([
+  "Makefile",
+  "Dockerfile",
+  "Gemfile",
+  "Rakefile",
+  "Procfile",
+  "Justfile",
+  "LICENSE",
+  "CODEOWNERS",
+  ".gitignore",
+  ".gitattributes",
+  ".editorconfig",
+  ".npmrc",
+  ".nvmrc",
+  ".env",
+]);
 // "Node.js" in prose is a runtime, not a file at the repository root.
 const PRODUCT_NAMES = /^(node|next|nuxt|vue|react|express|three|d3|chart|ember|backbone|angular|alpine|deno|socket\.io)\.js$/i;
 // A code span, or a plain token: one pass keeps paths in order of mention.

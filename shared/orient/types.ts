@@ -31,16 +31,7 @@ export interface Orientation {
   references: string[];
 }
 
-export type SectionKind =
-  | "objective"
-  | "progress"
-  | "decisions"
-  | "current_state"
-  | "unfinished"
-  | "verification"
-  | "failed"
-  | "warnings"
-  | "references";
+export type SectionKind = "objective" | "progress" | "decisions" | "current_state" | "unfinished" | "verification" | "failed" | "warnings" | "references";
 
 export const ORIENTATION_LIMITS = {
   /** objective and current_state. */

@@ -29,7 +29,8 @@ const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]{0,2}[a-z_$]{2,}(?:[A-Z]{1,2}
 const isIdentifier = (value: string): boolean => value.split(/[.-]/).every((part) => IDENTIFIER_PART.test(part));
 
 /** Names that hold something about a secret, not the secret: `token_path`, `secret_name`, `private_key_id`, `token_hash`. */
-const ABOUT_A_SECRET = /[_.-](?:path|file|filename|dir|directory|folder|location|url|uri|endpoint|name|id|ids|type|kind|length|size|count|ttl|expiry|expires|expires_at|mode|method|header|field|env|var|hash|sha|digest|prefix|scope|scopes|version|format|provider|policy|enabled|required|arn|strategy|strategies|scheme|backend|plugin|adapter|handler|class|module|manager)$|(?:Path|File|Dir|Url|Uri|Name|Id|Type|Hash|Version|Arn|ARN|Strategy|Scheme|Backend)$/;
+const ABOUT_A_SECRET =
+  /[_.-](?:path|file|filename|dir|directory|folder|location|url|uri|endpoint|name|id|ids|type|kind|length|size|count|ttl|expiry|expires|expires_at|mode|method|header|field|env|var|hash|sha|digest|prefix|scope|scopes|version|format|provider|policy|enabled|required|arn|strategy|strategies|scheme|backend|plugin|adapter|handler|class|module|manager)$|(?:Path|File|Dir|Url|Uri|Name|Id|Type|Hash|Version|Arn|ARN|Strategy|Scheme|Backend)$/;
 
 const isNameChar = (ch: string | undefined): boolean => ch !== undefined && NAME_CHAR.test(ch);
 

@@ -78,7 +78,12 @@ const COMMANDS: Record<string, CommandFlags> = {
   openssl: {},
 };
 
-const COMMAND = new RegExp(`(?<![A-Za-z0-9_.-])(?:${Object.keys(COMMANDS).map((name) => name.replace(/[.-]/g, "\\$&")).join("|")})(?=[ \\t])`, "g");
+const COMMAND = new RegExp(
+  `(?<![A-Za-z0-9_.-])(?:${Object.keys(COMMANDS)
+    .map((name) => name.replace(/[.-]/g, "\\$&"))
+    .join("|")})(?=[ \\t])`,
+  "g",
+);
 /** How far one command's arguments are read. */
 const MAX_ARGS = 4096;
 

@@ -9,8 +9,26 @@ import type { Rule } from "./types.js";
  */
 
 const DATABASE_SCHEMES = new Set([
-  "postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss", "amqp", "amqps",
-  "mssql", "sqlserver", "oracle", "cockroachdb", "clickhouse", "couchdb", "neo4j", "neo4j+s", "bolt", "memcached",
+  "postgres",
+  "postgresql",
+  "mysql",
+  "mariadb",
+  "mongodb",
+  "mongodb+srv",
+  "redis",
+  "rediss",
+  "amqp",
+  "amqps",
+  "mssql",
+  "sqlserver",
+  "oracle",
+  "cockroachdb",
+  "clickhouse",
+  "couchdb",
+  "neo4j",
+  "neo4j+s",
+  "bolt",
+  "memcached",
 ]);
 
 const SCHEME_CHAR = /[A-Za-z0-9+.-]/;
@@ -86,8 +104,7 @@ export const FIELD_RULES: readonly Rule[] = [
     prefixes: ['"private_key"'],
     // The JSON string value; alternatives start with different characters, so no backtracking blow-up.
     pattern: /"private_key"[ \t]{0,8}:[ \t]{0,8}"(?<secret>(?:[^"\\\r\n]|\\.){1,16384})"/dg,
-    classify: (match) =>
-      (match.groups?.secret ?? "").includes("PRIVATE KEY") ? { ...secretRange(match), rule: "gcp-service-account-key" } : undefined,
+    classify: (match) => ((match.groups?.secret ?? "").includes("PRIVATE KEY") ? { ...secretRange(match), rule: "gcp-service-account-key" } : undefined),
   }),
 ];
 

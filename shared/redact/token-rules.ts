@@ -11,11 +11,13 @@ import type { Rule } from "./types.js";
  */
 
 /** Whole match as `rule` when the body looks random enough to be a key, not a slug. */
-const randomBody = (rule: string, minEntropy: number): Classify => (match) => {
-  const body = match.groups?.body ?? match[0];
-  if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
-  return { start: match.index, end: match.index + match[0].length, rule };
-};
+const randomBody =
+  (rule: string, minEntropy: number): Classify =>
+  (match) => {
+    const body = match.groups?.body ?? match[0];
+    if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
+    return { start: match.index, end: match.index + match[0].length, rule };
+  };
 
 const GITHUB_IDS: Record<string, string> = {
   ghp: "github-token",

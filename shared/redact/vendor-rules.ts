@@ -11,11 +11,13 @@ import type { Rule } from "./types.js";
  */
 
 /** Whole match as `rule` when the body (the `body` group, else the match) looks random. */
-const random = (rule: string, minEntropy = 3): Classify => (match) => {
-  const body = match.groups?.body ?? match[0];
-  if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
-  return { start: match.index, end: match.index + match[0].length, rule };
-};
+const random =
+  (rule: string, minEntropy = 3): Classify =>
+  (match) => {
+    const body = match.groups?.body ?? match[0];
+    if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
+    return { start: match.index, end: match.index + match[0].length, rule };
+  };
 
 /** The boundary every vendor pattern starts behind: no word character or dash before the prefix. */
 const B = "(?<![A-Za-z0-9_-])";
@@ -73,7 +75,11 @@ export const VENDORS: readonly Vendor[] = [
   { id: "planetscale-token", prefixes: ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], body: "pscale_(?:tkn|pw|oauth)_(?<body>[A-Za-z0-9_.=-]{32,64})" },
   { id: "infracost-api-key", prefixes: ["ico-"], body: "ico-(?<body>[A-Za-z0-9]{32})" },
   { id: "scalingo-token", prefixes: ["tk-us-"], body: "tk-us-(?<body>[A-Za-z0-9_-]{48})" },
-  { id: "onepassword-token", prefixes: ["ops_eyJ", "A3-"], body: "(?:ops_eyJ(?<body>[A-Za-z0-9+/]{250,4000}={0,3})|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})" },
+  {
+    id: "onepassword-token",
+    prefixes: ["ops_eyJ", "A3-"],
+    body: "(?:ops_eyJ(?<body>[A-Za-z0-9+/]{250,4000}={0,3})|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})",
+  },
   { id: "google-oauth-secret", prefixes: ["GOCSPX-"], body: "GOCSPX-(?<body>[A-Za-z0-9_-]{28})" },
   { id: "google-oauth-token", prefixes: ["ya29."], body: "ya29\\.(?<body>[A-Za-z0-9_-]{30,2048})" },
   { id: "huggingface-org-token", prefixes: ["api_org_"], body: "api_org_(?<body>[A-Za-z]{34})" },
@@ -84,7 +90,12 @@ export const VENDORS: readonly Vendor[] = [
   { id: "contentful-token", prefixes: ["CFPAT-"], body: "CFPAT-(?<body>[A-Za-z0-9_-]{43})" },
   { id: "artifactory-token", prefixes: ["AKCp", "cmVmd"], body: "(?:AKCp(?<body>[A-Za-z0-9]{69})|cmVmd[A-Za-z0-9]{59})", entropy: 4 },
   { id: "dropbox-token", prefixes: ["sl."], body: "sl\\.(?<body>[A-Za-z0-9_-]{130,1400})", entropy: 4 },
-  { id: "plaid-token", prefixes: ["access-sandbox-", "access-development-", "access-production-"], body: "access-(?:sandbox|development|production)-(?<body>[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})", entropy: 2.5 },
+  {
+    id: "plaid-token",
+    prefixes: ["access-sandbox-", "access-development-", "access-production-"],
+    body: "access-(?:sandbox|development|production)-(?<body>[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})",
+    entropy: 2.5,
+  },
   { id: "razorpay-key", prefixes: ["rzp_live_", "rzp_test_"], body: "rzp_(?:live|test)_(?<body>[A-Za-z0-9]{14})" },
   { id: "heroku-token", prefixes: ["HRKU-"], body: "HRKU-(?<body>AA[A-Za-z0-9_-]{58})" },
   { id: "render-api-key", prefixes: ["rnd_"], body: "rnd_(?<body>[A-Za-z0-9]{32})" },
@@ -123,15 +134,17 @@ const WEBHOOK_URLS = regexRule({
  * `<32 hex>-us12`): the regex starts at the literal, so it is searched for like a prefix rather
  * than tried at every letter, and the part before it is read backwards here, bounded.
  */
-const withHead = (rule: string, head: RegExp, minEntropy: number): Classify => (match) => {
-  const before = match.input.slice(Math.max(0, match.index - 40), match.index);
-  const found = head.exec(before);
-  if (found === null) return undefined;
-  const start = match.index - found[0].length;
-  const body = found[0] + (match.groups?.body ?? "");
-  if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
-  return { start, end: match.index + match[0].length, rule };
-};
+const withHead =
+  (rule: string, head: RegExp, minEntropy: number): Classify =>
+  (match) => {
+    const before = match.input.slice(Math.max(0, match.index - 40), match.index);
+    const found = head.exec(before);
+    if (found === null) return undefined;
+    const start = match.index - found[0].length;
+    const body = found[0] + (match.groups?.body ?? "");
+    if (shannonEntropy(body) < minEntropy || charClasses(body) < 2) return undefined;
+    return { start, end: match.index + match[0].length, rule };
+  };
 
 /** Terraform Cloud / HCP Terraform tokens: 14 characters, `.atlasv1.`, 60 to 70 more. */
 const TERRAFORM = regexRule({

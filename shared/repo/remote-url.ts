@@ -54,7 +54,9 @@ function dropQuery(path: string): string {
  * ```
  */
 export function repoNameFromRemote(remote: string): string | undefined {
-  const path = stripRemoteCredentials(remote).replace(/[?#].*$/s, "").replace(/[/\\:]+$/, "");
+  const path = stripRemoteCredentials(remote)
+    .replace(/[?#].*$/s, "")
+    .replace(/[/\\:]+$/, "");
   const last = path.split(/[/\\:]/).pop() ?? "";
   const name = last.replace(/\.git$/i, "");
   return name === "" ? undefined : name;

@@ -13,8 +13,27 @@ export const SLUG_FALLBACK = "handoff";
 
 // Letters NFKD does not decompose into ASCII; the rest of the non-ASCII world is dropped.
 const TRANSLITERATE: Record<string, string> = {
-  ß: "ss", ẞ: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d",
-  ł: "l", Ł: "l", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŋ: "ng", Ŋ: "ng",
+  ß: "ss",
+  ẞ: "ss",
+  æ: "ae",
+  Æ: "ae",
+  œ: "oe",
+  Œ: "oe",
+  ø: "o",
+  Ø: "o",
+  đ: "d",
+  Đ: "d",
+  ð: "d",
+  Ð: "d",
+  ł: "l",
+  Ł: "l",
+  þ: "th",
+  Þ: "th",
+  ı: "i",
+  ħ: "h",
+  Ħ: "h",
+  ŋ: "ng",
+  Ŋ: "ng",
 };
 
 export interface SlugOptions {

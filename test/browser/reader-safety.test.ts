@@ -168,7 +168,14 @@ async function seriousViolations(page: Page, report: string): Promise<string[]> 
   // also bypasses the CSP, so axe's own checks are not blocked by Trusted Types.
   await page.evaluate(axeSource);
   const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: AxeViolation[] };
-  writeFileSync(report, `${JSON.stringify(result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length })), null, 2)}\n`);
+  writeFileSync(
+    report,
+    `${JSON.stringify(
+      result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length })),
+      null,
+      2,
+    )}\n`,
+  );
   return result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`);

@@ -84,16 +84,7 @@ describe("an opened handoff", () => {
     expect(await page.locator("#summary").textContent()).toBe("Finish the yaml-skill-unification commission (docs, release, chronicle)");
     expect(await page.locator("#notice").textContent()).toContain("NOT AUTHORITATIVE");
     const headings = await page.locator("#rendered :is(h2, h3, h4)").allTextContents();
-    for (const section of [
-      "Objective",
-      "Success conditions",
-      "Phases",
-      "Decisions accepted",
-      "Warnings (failed approaches, do not re-explore)",
-      "Execution",
-      "Pinned artifacts",
-      "Context",
-    ]) {
+    for (const section of ["Objective", "Success conditions", "Phases", "Decisions accepted", "Warnings (failed approaches, do not re-explore)", "Execution", "Pinned artifacts", "Context"]) {
       expect(headings).toContain(section);
     }
     const phases = await page.locator("#rendered :is(h2, h3):text-is('Phases') + ul > li").allTextContents();
@@ -265,7 +256,9 @@ describe("state pages, each reached for real", () => {
     await settled(visited.page);
     await openIt(visited.page);
     expect(await visited.page.locator("#source").textContent()).toBe("only for the key holder");
-    expect(await visited.page.locator("#status").textContent()).toBe("Opened: this spent one view. 0 of 1 left. This tab keeps it, still encrypted, until you close the tab or press Forget this copy.");
+    expect(await visited.page.locator("#status").textContent()).toBe(
+      "Opened: this spent one view. 0 of 1 left. This tab keeps it, still encrypted, until you close the tab or press Forget this copy.",
+    );
     const key = url.slice(url.indexOf("#") + 1);
     expect(visited.requests.filter((request) => request.includes(key))).toEqual([]);
     await visited.close();

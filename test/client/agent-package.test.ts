@@ -29,7 +29,12 @@ function tableRows(text: string): string[][] {
     .split("\n")
     .filter((line) => line.startsWith("|") && !/^\|\s*-/.test(line))
     .slice(1)
-    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 describe("plugin manifests", () => {
@@ -70,7 +75,10 @@ describe("plugin manifests", () => {
     expect(hooks.hooks.PreCompact![0]!.matcher).toBe("manual|auto");
     expect(hooks.hooks.SessionStart![0]!.matcher).toBe("startup|resume|compact");
     for (const event of ["PreCompact", "SessionEnd", "SessionStart"]) {
-      expect(hooks.hooks[event]![0]!.hooks.map((h) => h.command), event).toEqual(["handoff hook"]);
+      expect(
+        hooks.hooks[event]![0]!.hooks.map((h) => h.command),
+        event,
+      ).toEqual(["handoff hook"]);
     }
   });
 
@@ -114,7 +122,10 @@ describe("the skill", () => {
   });
 
   it("every file the skill links to exists", () => {
-    for (const [file, text] of [["plugin/skills/handoff/SKILL.md", SKILL], ["plugin/skills/handoff/references/create.md", CREATE]] as const) {
+    for (const [file, text] of [
+      ["plugin/skills/handoff/SKILL.md", SKILL],
+      ["plugin/skills/handoff/references/create.md", CREATE],
+    ] as const) {
       const links = [...text.matchAll(/\]\(([^)#]+)\)|`(\.\.\/[^`]+)`/g)].map((m) => m[1] ?? m[2]!).filter((l) => !/^https?:/.test(l));
       expect(links.length, file).toBeGreaterThan(0);
       for (const link of links) expect(existsSync(join(repoRoot, dirname(file), link)), `${file} -> ${link}`).toBe(true);
@@ -139,7 +150,10 @@ describe("routing, in the contract's words", () => {
   // Which route each contract rule leads to, in order.
   const expected = [/^create/, /^create with `focus`|^create, focus/, /^resume/, /^the same routes$/];
 
-  for (const [name, text] of [["SKILL.md", SKILL], ["instructions/AGENTS.md", AGENTS]] as const) {
+  for (const [name, text] of [
+    ["SKILL.md", SKILL],
+    ["instructions/AGENTS.md", AGENTS],
+  ] as const) {
     it(`${name}: one routing row per contract rule, quoting it verbatim, with the right route`, () => {
       const rows = tableRows(text.slice(text.indexOf("Route exactly as")));
       expect(rows).toHaveLength(routes.length);
@@ -210,6 +224,9 @@ describe("resume instructions", () => {
 describe("the live contract", () => {
   it(`the committed routing rules and quotes are still what ce-handoff-v1.md says (else: ${REGENERATE})`, () => {
     const live = ceFactsFrom(liveSpecDir());
-    expect({ routes: CONTRACT.routes, quotes: CONTRACT.quotes }, `ce-handoff-v1.md changed: regenerate test/fixtures/ce/contract-facts.json with ${REGENERATE}`).toEqual({ routes: live.routes, quotes: live.quotes });
+    expect({ routes: CONTRACT.routes, quotes: CONTRACT.quotes }, `ce-handoff-v1.md changed: regenerate test/fixtures/ce/contract-facts.json with ${REGENERATE}`).toEqual({
+      routes: live.routes,
+      quotes: live.quotes,
+    });
   });
 });

@@ -50,7 +50,13 @@ function referenceVerdict(file: string) {
 interface CheckpointJson {
   path: string;
   format: string;
-  checkpoint: Record<string, unknown> & { provenance: Record<string, unknown>; steps_completed: { step: string; evidence: string }[]; pending_steps: string[]; context?: Record<string, unknown>; task: Record<string, unknown> };
+  checkpoint: Record<string, unknown> & {
+    provenance: Record<string, unknown>;
+    steps_completed: { step: string; evidence: string }[];
+    pending_steps: string[];
+    context?: Record<string, unknown>;
+    task: Record<string, unknown>;
+  };
   warnings: string[];
 }
 
@@ -62,7 +68,16 @@ async function checkpoint(args: string[]): Promise<CheckpointJson> {
 
 describe("handoff checkpoint", () => {
   it("on a clean tree: the parent's phases and context carry over; both validators accept it", async () => {
-    const result = await checkpoint(["--from", "_meta/handoffs/auth.json", "--done", "implement=npm test: 12 passed (commit abc123)", "--position", "middleware rewritten, verify not started", "--next", "npm run e2e"]);
+    const result = await checkpoint([
+      "--from",
+      "_meta/handoffs/auth.json",
+      "--done",
+      "implement=npm test: 12 passed (commit abc123)",
+      "--position",
+      "middleware rewritten, verify not started",
+      "--next",
+      "npm run e2e",
+    ]);
     expect(result.path).toBe(join(repo, "_meta", "checkpoints", `auth-rewrite-${new Date().toISOString().slice(0, 10)}.json`));
     const { checkpoint: doc } = result;
     expect(doc.schema).toBe("kernel.checkpoint/v1");

@@ -26,10 +26,10 @@ describe("handoff create (golden)", () => {
     const box = sandbox();
     const repo = makeRepo(join(box.base, "app"), { "README.md": "# App\n", "src/auth/refresh.ts": "export {};\n" });
     writeFileSync(join(repo, "body.md"), BODY);
-    const run = await runCli(
-      ["create", "finish", "the", "retry", "path", "--body-file", "body.md", "--title", 'Auth: "refresh" #1 ---', "--keyword", "auth", "--keyword", "tokens"],
-      { cwd: repo, env: box.env },
-    );
+    const run = await runCli(["create", "finish", "the", "retry", "path", "--body-file", "body.md", "--title", 'Auth: "refresh" #1 ---', "--keyword", "auth", "--keyword", "tokens"], {
+      cwd: repo,
+      env: box.env,
+    });
     expect(normalize(run, box.placeholders)).toMatchSnapshot();
     const path = join(box.root, "ce-handoff", `app-${git(repo, "rev-parse", "HEAD").slice(0, 12)}`, "auth-refresh-1.md");
     expect(run.stdout).toBe(`\`\`\`\nhandoff resume '${path}'\n\`\`\`\n`);
@@ -83,10 +83,13 @@ describe("handoff create (golden)", () => {
 
   it.each([
     ["a symlink", (root: string, base: string) => symlinkSync(base, root)],
-    ["owned by another user", (root: string) => {
-      mkdirSync(root, { mode: 0o700 });
-      chownSync(root, 65534, 65534);
-    }],
+    [
+      "owned by another user",
+      (root: string) => {
+        mkdirSync(root, { mode: 0o700 });
+        chownSync(root, 65534, 65534);
+      },
+    ],
   ])("refuses a HANDOFF_ROOT that is %s, exit 3", async (_name, plant) => {
     const box = sandbox();
     plant(box.root, box.base);
@@ -154,7 +157,9 @@ describe("git edge cases through the CLI", () => {
     git(repo, "remote", "add", "origin", "https://deploy:ghp_TOPSECRET1@example.invalid/acme/app.git?private_token=TOPSECRET2");
     const run = await runCli(["create", "--json"], { cwd: repo, env: box.env, input: BODY });
     expect(run.code).toBe(0);
-    const written = listFiles(box.root).map((f) => readFileSync(join(box.root, f), "utf8")).join("\n");
+    const written = listFiles(box.root)
+      .map((f) => readFileSync(join(box.root, f), "utf8"))
+      .join("\n");
     for (const text of [written, run.stdout, run.stderr]) {
       expect(text).not.toContain("TOPSECRET");
       expect(text).not.toContain("deploy");
@@ -168,9 +173,7 @@ describe("concurrency", () => {
     const box = sandbox();
     const cwd = join(box.base, "plain");
     mkdirSync(cwd);
-    const runs = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => runCli(["create", "--title", "Same title", "--json"], { cwd, env: box.env, input: `${BODY}\nrun ${i}\n` })),
-    );
+    const runs = await Promise.all(Array.from({ length: 50 }, (_, i) => runCli(["create", "--title", "Same title", "--json"], { cwd, env: box.env, input: `${BODY}\nrun ${i}\n` })));
     expect(runs.map((r) => r.code)).toEqual(Array(50).fill(0));
     const paths = runs.map((r) => JSON.parse(r.stdout).path as string);
     expect(new Set(paths).size).toBe(50);

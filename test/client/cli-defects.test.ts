@@ -57,8 +57,15 @@ describe("issue 9 defects", () => {
   it("6: --format kernel refuses FOCUS and --keyword instead of dropping them, and an invalid manifest leaves no _meta/handoffs/", async () => {
     const b = box();
     const repo = makeRepo(join(b.dir, "repo"));
-    const partial = JSON.stringify({ objective: { goal: "Ship it", success_conditions: ["tests pass"] }, workflow: { phases: [{ name: "docs", status: "required" }] }, execution: { entry_phase: "docs" } });
-    for (const args of [["finish", "the", "docs"], ["--keyword", "docs"]]) {
+    const partial = JSON.stringify({
+      objective: { goal: "Ship it", success_conditions: ["tests pass"] },
+      workflow: { phases: [{ name: "docs", status: "required" }] },
+      execution: { entry_phase: "docs" },
+    });
+    for (const args of [
+      ["finish", "the", "docs"],
+      ["--keyword", "docs"],
+    ]) {
       const run = await runCli(["create", ...args, "--format", "kernel"], { cwd: repo, env: b.env, input: partial });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("--format kernel has no place for");
@@ -85,15 +92,38 @@ describe("issue 9 defects", () => {
   });
 
   it("13: pinned artifacts and the contract appear in the text orientation too", () => {
-    const result = { source: "m.json", format: "kernel.handoff/v1", metadata: {}, sufficient: true, missing: [], drift: [], phases: [], applied_rules: [], hard_divergence: false, next_actions: [], body: "{}",
-      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: ["docs/spec.md (contract)"] } } as unknown as OrientationResult;
+    const result = {
+      source: "m.json",
+      format: "kernel.handoff/v1",
+      metadata: {},
+      sufficient: true,
+      missing: [],
+      drift: [],
+      phases: [],
+      applied_rules: [],
+      hard_divergence: false,
+      next_actions: [],
+      body: "{}",
+      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: ["docs/spec.md (contract)"] },
+    } as unknown as OrientationResult;
     expect(formatOrientation(result)).toContain("docs/spec.md (contract)");
   });
 
   it("15: drift severity is coloured only when colour is allowed", () => {
-    const result = { source: "h.md", format: "ce-handoff/v1", metadata: {}, sufficient: true, missing: [], phases: [], applied_rules: [], hard_divergence: true, next_actions: [], body: "",
+    const result = {
+      source: "h.md",
+      format: "ce-handoff/v1",
+      metadata: {},
+      sufficient: true,
+      missing: [],
+      phases: [],
+      applied_rules: [],
+      hard_divergence: true,
+      next_actions: [],
+      body: "",
       drift: [{ event: "commit_diverged", status: "drift", severity: "hard", message: "m" }],
-      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: [] } } as unknown as OrientationResult;
+      orientation: { objective: "x", progress: [], decisions: [], current_state: "y", unfinished: [], verification: [], failed: [], warnings: [], references: [] },
+    } as unknown as OrientationResult;
     expect(formatOrientation(result, true)).toContain("\u001b[31m[hard]");
     expect(formatOrientation(result, false)).not.toContain("\u001b[");
   });

@@ -17,7 +17,10 @@ function generated(docs: string): string {
     const start = out.indexOf(open);
     const end = out.indexOf(close);
     const block = `${open}\n${flagTable(spec as never)}\n${close}`;
-    out = start === -1 || end === -1 ? `${out.trimEnd()}\n\n## \`handoff ${spec.name}${spec.args ? ` ${spec.args}` : ""}\`\n\n${spec.description}\n\n${block}\n` : out.slice(0, start) + block + out.slice(end + close.length);
+    out =
+      start === -1 || end === -1
+        ? `${out.trimEnd()}\n\n## \`handoff ${spec.name}${spec.args ? ` ${spec.args}` : ""}\`\n\n${spec.description}\n\n${block}\n`
+        : out.slice(0, start) + block + out.slice(end + close.length);
   }
   return out;
 }

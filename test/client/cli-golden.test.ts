@@ -157,7 +157,11 @@ describe("defects a new user hit", () => {
 
   it("9: --max-views outside the API's bounds and a malformed --expires are refused before anything is written", async () => {
     const b = box("bounds");
-    for (const args of [["--max-views", "0"], ["--max-views", "1001"], ["--expires", "7x"]]) {
+    for (const args of [
+      ["--max-views", "0"],
+      ["--max-views", "1001"],
+      ["--expires", "7x"],
+    ]) {
       const run = await runCli(["create", "--publish", "--server", "http://127.0.0.1:9", ...args], { cwd: b.dir, env: b.env, input: BODY });
       expect(run.code).toBe(2);
       expect(existsSync(join(b.dir, "store"))).toBe(false);

@@ -58,7 +58,7 @@ describe("handoff validate (golden)", () => {
   it("a handoff that create wrote validates", async () => {
     const base = tempDir();
     const env = { HOME: base, HANDOFF_ROOT: join(base, "store") };
-    const created = JSON.parse((await runCli(["create", "--json", "--title", "Line\nbreak: \"q\" 🚀"], { cwd: base, env, input: "# x\n\n## Current state\nBody.\n" })).stdout);
+    const created = JSON.parse((await runCli(["create", "--json", "--title", 'Line\nbreak: "q" 🚀'], { cwd: base, env, input: "# x\n\n## Current state\nBody.\n" })).stdout);
     const run = await runCli(["validate", created.path], { cwd: base, env });
     expect(run.code).toBe(0);
   });

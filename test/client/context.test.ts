@@ -178,12 +178,20 @@ describe("handoff context", () => {
       "CLAUDE.md": "Project rules: be careful.\n".repeat(20),
       "AGENTS.md": "Project rules: be careful.\n".repeat(20),
     });
-    for (const [budget, code] of [[{ target_tokens: 5000, max_tokens: 10000 }, 0], [{ target_tokens: 1000, max_tokens: 10000 }, 0], [{ target_tokens: 100, max_tokens: 600 }, 3]] as const) {
-      const manifest = writeManifest(box.repo, {
-        required: [{ path: "README.md" }, { path: "docs/guide.md", heading: "## Setup" }, { path: "CHANGELOG.md", lines: "3-12" }],
-        optional: [{ path: "gone.md" }],
-        budget,
-      }, `_meta/handoffs/m-${budget.max_tokens}-${budget.target_tokens}.json`);
+    for (const [budget, code] of [
+      [{ target_tokens: 5000, max_tokens: 10000 }, 0],
+      [{ target_tokens: 1000, max_tokens: 10000 }, 0],
+      [{ target_tokens: 100, max_tokens: 600 }, 3],
+    ] as const) {
+      const manifest = writeManifest(
+        box.repo,
+        {
+          required: [{ path: "README.md" }, { path: "docs/guide.md", heading: "## Setup" }, { path: "CHANGELOG.md", lines: "3-12" }],
+          optional: [{ path: "gone.md" }],
+          budget,
+        },
+        `_meta/handoffs/m-${budget.max_tokens}-${budget.target_tokens}.json`,
+      );
       const { run, result } = await compileJson(box.repo, box.env, manifest);
       expect(run.code).toBe(code);
       if (code === 3) expect(run.stderr).toContain("maximum_exceeded");
@@ -235,7 +243,7 @@ describe("handoff context", () => {
     ["a missing manifest", ["context", "nope.json"], () => undefined, 3, /cannot read nope\.json: no such file/],
     ["a FIFO manifest", ["context", "fifo.json"], (dir) => execFileSync("mkfifo", [join(dir, "fifo.json")]), 3, /not a regular file/],
     ["a manifest over 1 MiB", ["context", "big.json"], (dir) => writeFileSync(join(dir, "big.json"), " ".repeat(1024 * 1024 + 1)), 3, /larger than 1048576 bytes/],
-    ["broken JSON", ["context", "bad.json"], (dir) => writeFileSync(join(dir, "bad.json"), "{\n  \"schema\": \n"), 1, /bad\.json:\d+:\d+: /],
+    ["broken JSON", ["context", "bad.json"], (dir) => writeFileSync(join(dir, "bad.json"), '{\n  "schema": \n'), 1, /bad\.json:\d+:\d+: /],
   ])("refuses %s", async (_name, args, arrange, code, message) => {
     const box = sandbox({ "README.md": "# Demo\n" });
     arrange(box.repo);
@@ -263,7 +271,9 @@ describe("handoff context", () => {
       manifest,
       status: "within_budget",
       bundle_sha256: createHash("sha256").update(bundle).digest("hex"),
-      manifest_sha256: createHash("sha256").update(readFileSync(join(box.repo, manifest))).digest("hex"),
+      manifest_sha256: createHash("sha256")
+        .update(readFileSync(join(box.repo, manifest)))
+        .digest("hex"),
       selections: [{ selector: "README.md", outcome: "resolved", resolved: true, resolved_sha256: createHash("sha256").update("# Demo\n\nHello.\n").digest("hex") }],
     });
 
@@ -282,7 +292,10 @@ describe("handoff context", () => {
     expect(run.code).toBe(0);
     expect(Object.keys(result)).toEqual(["manifest", "bundle", "receipt"]);
     expect(Object.keys(result.bundle)).toEqual(["pieces", "total_estimated_tokens"]);
-    expect(result.bundle.pieces.map((p) => [p.list, p.outcome])).toEqual([["required", "resolved"], ["optional", "missing"]]);
+    expect(result.bundle.pieces.map((p) => [p.list, p.outcome])).toEqual([
+      ["required", "resolved"],
+      ["optional", "missing"],
+    ]);
     expect(validateContextReceipt(result.receipt).ok).toBe(true);
     expect(run.stderr).toContain("context: 1 resolved, 0 empty, 1 missing, 0 invalid");
     expect(run.stderr).toContain("bundle: pieces in the --json output");

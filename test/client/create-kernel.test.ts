@@ -40,7 +40,9 @@ describe("handoff create --format kernel", () => {
     expect(manifest.provenance).toMatchObject({ branch: "main", commit: git(dir, "rev-parse", "HEAD"), dirty: false });
     // To the second, as kernel's reference writes it (and as a checkpoint's), so the two order as strings.
     expect(manifest.identity.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    const planHash = createHash("sha256").update(readFileSync(join(dir, "docs/plan.md"))).digest("hex");
+    const planHash = createHash("sha256")
+      .update(readFileSync(join(dir, "docs/plan.md")))
+      .digest("hex");
     expect(manifest.provenance.artifacts).toEqual([{ path: "docs/plan.md", sha256: planHash }]);
     expect(manifest.resume.prompt).toBe(`handoff resume '${result.path.slice(dir.length + 1)}'`);
     expect(run.stdout).not.toContain("```");
@@ -105,5 +107,3 @@ describe("handoff create --format kernel", () => {
     expect(run.stderr).toContain("outside the repository");
   });
 });
-
-

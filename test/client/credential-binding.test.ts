@@ -25,8 +25,7 @@ const id = () => newHandoffId();
 
 let home: CaptureServer;
 let other: CaptureServer;
-const answer = (request: CapturedRequest) =>
-  request.method === "DELETE" ? { status: 204 } : { status: 401, body: { error: { code: "unauthorized", message: "a token is required" } } };
+const answer = (request: CapturedRequest) => (request.method === "DELETE" ? { status: 204 } : { status: 401, body: { error: { code: "unauthorized", message: "a token is required" } } });
 
 beforeAll(async () => {
   home = await startCaptureServer(answer);
@@ -81,8 +80,7 @@ async function putRecord(server: string, recordId: string, scope: "link" | "team
   await writeFile(join(userHome, ".config", "handoff", "published", `${recordId}.json`), JSON.stringify(record), { mode: 0o600 });
 }
 
-const run = (args: string[], env: Record<string, string> = {}, input = "") =>
-  runCli(args, { cwd: base, env: { HOME: userHome, ...env }, input });
+const run = (args: string[], env: Record<string, string> = {}, input = "") => runCli(args, { cwd: base, env: { HOME: userHome, ...env }, input });
 
 /** `other` got requests, and none of them carried any secret of this test, in any header, the URL or the body. */
 function expectNothingLeakedTo(server: CaptureServer, minRequests = 1): void {
@@ -249,7 +247,10 @@ describe("a loopback alias of the token's server (issue 24, rough edge 8)", () =
     expect(alias).not.toBe(home.url);
     const team = secret("hdt_");
     const env = { HANDOFF_SERVER: alias, HANDOFF_TEAM_TOKEN: team };
-    for (const args of [["resume", "--url-stdin"], ["resume", "--url-stdin", "--peek"]]) {
+    for (const args of [
+      ["resume", "--url-stdin"],
+      ["resume", "--url-stdin", "--peek"],
+    ]) {
       const result = await run(args, env, share(home.url, !args.includes("--peek")));
       expect(result.code).toBe(3);
       expect(result.stderr).toContain(`not sending the team token bound to ${alias} to ${home.url}: a token goes only to the exact server it is bound to; bind it to ${home.url} too`);

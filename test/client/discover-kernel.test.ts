@@ -63,10 +63,12 @@ describe("discovery counts and lists every file it does not index", () => {
     writeFileSync(join(deep, "deep.md"), "# Deep\n");
     const { result } = await resumeJson(box, [], box.base);
     expect(result.searched.not_indexed.count).toBe(2);
-    expect(result.searched.not_indexed.files).toEqual(expect.arrayContaining([
-      { path: join(dir, "diagram.png"), reason: expect.stringMatching(/not a handoff file type/) },
-      { path: join(deep, "deep.md"), reason: "more than 8 folders below the boundary" },
-    ]));
+    expect(result.searched.not_indexed.files).toEqual(
+      expect.arrayContaining([
+        { path: join(dir, "diagram.png"), reason: expect.stringMatching(/not a handoff file type/) },
+        { path: join(deep, "deep.md"), reason: "more than 8 folders below the boundary" },
+      ]),
+    );
     const { runCli } = await import("../helpers/cli.js");
     const human = await runCli(["resume"], { cwd: box.base, env: box.env });
     expect(human.stdout).toContain("not indexed: 2 files in the searched folders");

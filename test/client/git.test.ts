@@ -112,7 +112,10 @@ describe("parseStatus", () => {
   it.each([
     ["# branch.oid (initial)\n# branch.head main\n", { detached: false, dirty: 0, branch: "main" }],
     ["# branch.oid abc\n# branch.head (detached)\n1 .M N... 100644 100644 100644 a b f\n? new\n", { detached: true, dirty: 2, head: "abc" }],
-    ["# branch.oid abc\n# branch.head my branch\n# branch.upstream origin/x\n# branch.ab +3 -1\n", { detached: false, dirty: 0, head: "abc", branch: "my branch", upstream: "origin/x", ahead: 3, behind: 1 }],
+    [
+      "# branch.oid abc\n# branch.head my branch\n# branch.upstream origin/x\n# branch.ab +3 -1\n",
+      { detached: false, dirty: 0, head: "abc", branch: "my branch", upstream: "origin/x", ahead: 3, behind: 1 },
+    ],
   ])("%j", (output, expected) => {
     expect(parseStatus(output)).toEqual(expected);
   });

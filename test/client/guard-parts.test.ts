@@ -39,7 +39,10 @@ describe("fnmatchcase", () => {
   it("the table's answers are still Python's (live, beside the reference)", () => {
     liveSpecDir();
     const python = JSON.parse(
-      execFileSync("python3", ["-c", "import fnmatch, json, sys; print(json.dumps([fnmatch.fnmatchcase(n, p) for n, p in json.load(sys.stdin)]))"], { input: JSON.stringify(FNMATCH_CASES.map(([n, p]) => [n, p])), encoding: "utf8" }),
+      execFileSync("python3", ["-c", "import fnmatch, json, sys; print(json.dumps([fnmatch.fnmatchcase(n, p) for n, p in json.load(sys.stdin)]))"], {
+        input: JSON.stringify(FNMATCH_CASES.map(([n, p]) => [n, p])),
+        encoding: "utf8",
+      }),
     ) as boolean[];
     expect(python).toEqual(FNMATCH_CASES.map(([, , matches]) => matches));
   });
@@ -47,13 +50,25 @@ describe("fnmatchcase", () => {
 
 describe("shell words", () => {
   it.each([
-    ["cat secrets/key.pem | head -5", [["cat", "secrets/key.pem"], ["head", "-5"]]],
+    [
+      "cat secrets/key.pem | head -5",
+      [
+        ["cat", "secrets/key.pem"],
+        ["head", "-5"],
+      ],
+    ],
     [`sed -n 1p "my dir/a b.txt" 'x y'`, [["sed", "-n", "1p", "my dir/a b.txt", "x y"]]],
     ["grep -r x . > out.txt 2>err.log", [["grep", "-r", "x", ".", "out.txt", "2", "err.log"]]],
     ["cd src && ls; echo done # cat secrets/key.pem", [["cd", "src"], ["ls"], ["echo", "done"]]],
     ["a\\ b c\\\nd", [["a b", "cd"]]],
     ['echo "a \\"quoted\\" word"', [["echo", 'a "quoted" word']]],
-    ["(cat x)\ncat y", [["cat", "x"], ["cat", "y"]]],
+    [
+      "(cat x)\ncat y",
+      [
+        ["cat", "x"],
+        ["cat", "y"],
+      ],
+    ],
   ])("%s", (command, segments) => {
     expect(parseCommand(command).map((segment) => segment.words)).toEqual(segments);
   });

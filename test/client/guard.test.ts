@@ -73,7 +73,10 @@ function clearState(): void {
 }
 function ledgerPaths(): string[] {
   if (!existsSync(ledger())) return [];
-  return readFileSync(ledger(), "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { path: string }).path);
+  return readFileSync(ledger(), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { path: string }).path);
 }
 
 const abs = (path: string) => join(repo, path);
@@ -280,7 +283,7 @@ describe("failing closed", () => {
   it("blocks an unparseable event while a sealed manifest is active", async () => {
     clearState();
     await activateForTest(manifest("sealed"));
-    const run = await guard("{\"tool_name\": ");
+    const run = await guard('{"tool_name": ');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/not JSON/);
   });

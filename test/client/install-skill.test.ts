@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => statSync(join(dir, p)).isFile()).sort();
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((p) => statSync(join(dir, p)).isFile())
+    .sort();
 }
 const shipped = join(repoRoot, "plugin", "skills", "handoff");
 

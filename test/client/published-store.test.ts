@@ -2,14 +2,7 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type PublishedRecord,
-  findPublished,
-  listPublished,
-  markRevoked,
-  publishedState,
-  savePublished,
-} from "../../client/lib/published-store.js";
+import { type PublishedRecord, findPublished, listPublished, markRevoked, publishedState, savePublished } from "../../client/lib/published-store.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 
 let configDir: string;

@@ -119,7 +119,11 @@ describe("the rough edges, as the built CLI shows them", () => {
   it("10: a kernel manifest without --title is named after its goal, and listed by it, not by the folder", async () => {
     const { dir, env: vars } = env();
     const repo = makeRepo(join(dir, "repo"), { "README.md": "# Demo\n" });
-    const partial = { objective: { goal: "Ship the login fix", success_conditions: ["login test green"] }, workflow: { phases: [{ name: "fix", status: "required" }] }, execution: { entry_phase: "fix" } };
+    const partial = {
+      objective: { goal: "Ship the login fix", success_conditions: ["login test green"] },
+      workflow: { phases: [{ name: "fix", status: "required" }] },
+      execution: { entry_phase: "fix" },
+    };
     const created = await runCli(["create", "--format", "kernel", "--json"], { cwd: repo, env: vars, input: JSON.stringify(partial) });
     expect(created.code, created.stderr).toBe(0);
     const listed = await runCli(["resume", "--json"], { cwd: repo, env: vars });

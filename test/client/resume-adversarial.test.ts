@@ -65,7 +65,10 @@ describe("adversarial stores: nothing hangs, crashes or is read past its bounds"
     writeFile(join(ns, "unclosed.md"), ["---", ...Array.from({ length: 70 }, (_, i) => `k${i}: v`), "body"].join("\n"));
     writeFile(join(ns, "js.md"), '---js\n{ title: (() => "pwned")() }\n---\nbody\n');
     writeFile(join(ns, "bomb.md"), aliasBomb());
-    writeFile(join(ns, "binary.md"), Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    writeFile(
+      join(ns, "binary.md"),
+      Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256),
+    );
     writeFile(join(ns, "binary-frontmatter.md"), Uint8Array.from([...Buffer.from("---\n"), 0, 0xff, 0xfe, 10, ...Buffer.from("---\n")]));
 
     try {
@@ -130,7 +133,10 @@ describe("adversarial stores: nothing hangs, crashes or is read past its bounds"
     const good = sandbox();
     const ns = storeWithOne(good);
     const result = await discoverHandoffs({
-      boundaries: [{ path: bad.root, managed: true }, { path: good.root, managed: true }],
+      boundaries: [
+        { path: bad.root, managed: true },
+        { path: good.root, managed: true },
+      ],
       keywords: [],
       maxCandidates: 1000,
       limit: 5,
@@ -184,10 +190,13 @@ describe("readCandidateHead reads within the contract's bounds", () => {
 
   it.each([
     ["frontmatter then a 1 MiB body", (path: string) => writeFileSync(path, ce + "x".repeat(1024 * 1024))],
-    ["frontmatter at the start of a 2 GB sparse file", (path: string) => {
-      writeFileSync(path, ce);
-      truncateSync(path, GIB2);
-    }],
+    [
+      "frontmatter at the start of a 2 GB sparse file",
+      (path: string) => {
+        writeFileSync(path, ce);
+        truncateSync(path, GIB2);
+      },
+    ],
   ])("%s: stops at the closing delimiter", (_name, make) => {
     const path = join(dir(), "h.md");
     make(path);
@@ -250,10 +259,14 @@ describe("readCandidateHead reads within the contract's bounds", () => {
 
   it.each([
     ["a FIFO", (path: string) => mkfifo(path), "not-regular"],
-    ["a symlink to a regular file", (path: string) => {
-      writeFileSync(`${path}.target`, ce);
-      symlinkSync(`${path}.target`, path);
-    }, "unreadable"],
+    [
+      "a symlink to a regular file",
+      (path: string) => {
+        writeFileSync(`${path}.target`, ce);
+        symlinkSync(`${path}.target`, path);
+      },
+      "unreadable",
+    ],
     ["a missing file", () => undefined, "unreadable"],
   ])("%s is skipped without blocking", (_name, make, reason) => {
     const path = join(dir(), "h.md");

@@ -255,10 +255,14 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
   it.each([
     ["left as they were", () => undefined, ["dirty_match:ok", "dirty_tree_hash_match:ok"]],
     ["edited further", (repo: string) => writeFileSync(join(repo, "README.md"), "# App, edited twice\n"), ["dirty_match:ok", "dirty_tree_hash_mismatch:drift"]],
-    ["committed", (repo: string) => {
-      git(repo, "add", "README.md");
-      git(repo, "commit", "-q", "-m", "edit");
-    }, ["dirty_match:ok", "dirty_tree_hash_mismatch:drift"]],
+    [
+      "committed",
+      (repo: string) => {
+        git(repo, "add", "README.md");
+        git(repo, "commit", "-q", "-m", "edit");
+      },
+      ["dirty_match:ok", "dirty_tree_hash_mismatch:drift"],
+    ],
   ])("a checkpoint written with uncommitted changes, %s", async (_name, change, expected) => {
     const box = sandbox();
     const repo = makeRepo(join(box.base, "app"), { "README.md": "# App\n" });
@@ -266,15 +270,18 @@ describe("drift of a kernel manifest (--pin) and its invalidation rules", () => 
     const diff = execFileSync("git", ["diff", "--binary", "HEAD"], { cwd: repo });
     const path = join(repo, "_meta", "checkpoints", "cp.json");
     mkdirSync(join(repo, "_meta", "checkpoints"), { recursive: true });
-    writeFileSync(path, JSON.stringify({
-      schema: "kernel.checkpoint/v1",
-      identity: { name: "cp", created: "2026-07-11T08:00:00Z" },
-      provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: true, dirty_tree_sha256: createHash("sha256").update(diff).digest("hex") },
-      task: { goal: "finish the edit" },
-      steps_completed: [],
-      pending_steps: ["commit it"],
-      resume: { position: "editing", next_operation: "commit" },
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        schema: "kernel.checkpoint/v1",
+        identity: { name: "cp", created: "2026-07-11T08:00:00Z" },
+        provenance: { branch: "main", commit: git(repo, "rev-parse", "HEAD"), dirty: true, dirty_tree_sha256: createHash("sha256").update(diff).digest("hex") },
+        task: { goal: "finish the edit" },
+        steps_completed: [],
+        pending_steps: ["commit it"],
+        resume: { position: "editing", next_operation: "commit" },
+      }),
+    );
     change(repo);
     const { result } = await resumeWithParity(box, path, repo);
     expect(events(result.drift).filter((e) => e.startsWith("dirty"))).toEqual(expected);
@@ -300,7 +307,14 @@ describe("drift of the real kernel example manifest", () => {
     const { code, result } = await resumeWithParity(box, path, repo);
     expect(code).toBe(1);
     expect(events(result.drift)).toEqual(["branch_diverged:drift", "commit_diverged:drift", "dirty_match:ok", "artifact_missing:drift", "artifact_missing:drift"]);
-    expect(phaseStatus(result.phases)).toEqual({ recon: "invalidated", runtime: "invalidated", migration: "invalidated", state_skills: "invalidated", docs_release: "required", chronicle: "required" });
+    expect(phaseStatus(result.phases)).toEqual({
+      recon: "invalidated",
+      runtime: "invalidated",
+      migration: "invalidated",
+      state_skills: "invalidated",
+      docs_release: "required",
+      chronicle: "required",
+    });
   });
 
   it("on its branch with a different contract: artifact_hash_mismatch invalidates recon and migration", async () => {

@@ -99,18 +99,33 @@ describe("handoff resume SOURCE: unreadable sources exit 3 with a clear message"
   it.each([
     ["a missing file", () => ["missing.md"], /cannot read .*missing\.md: no such file/, /check the path/],
     ["a missing path with a slash", () => ["notes/missing"], /cannot read .*notes\/missing: no such file/, /check the path/],
-    ["a FIFO (never opened for a blocking read)", (box: Sandbox) => {
-      execFileSync("mkfifo", [join(box.base, "pipe.md")]);
-      return ["pipe.md"];
-    }, /cannot read .*pipe\.md: not a regular file/, /pass a regular file as the source/],
-    ["a file over 1 MiB", (box: Sandbox) => {
-      writeFile(join(box.base, "huge.md"), `# Objective\nx\n${"y".repeat(MIB)}`);
-      return ["huge.md"];
-    }, /huge\.md is larger than 1048576 bytes \(1 MiB\)/, /select the handoff itself/],
-    ["a file that is not UTF-8", (box: Sandbox) => {
-      writeFile(join(box.base, "latin1.md"), Uint8Array.from([0x23, 0x20, 0xe9, 0xe8, 0x0a]));
-      return ["latin1.md"];
-    }, /latin1\.md is not valid UTF-8 text/, /handoffs are UTF-8 Markdown, text or JSON/],
+    [
+      "a FIFO (never opened for a blocking read)",
+      (box: Sandbox) => {
+        execFileSync("mkfifo", [join(box.base, "pipe.md")]);
+        return ["pipe.md"];
+      },
+      /cannot read .*pipe\.md: not a regular file/,
+      /pass a regular file as the source/,
+    ],
+    [
+      "a file over 1 MiB",
+      (box: Sandbox) => {
+        writeFile(join(box.base, "huge.md"), `# Objective\nx\n${"y".repeat(MIB)}`);
+        return ["huge.md"];
+      },
+      /huge\.md is larger than 1048576 bytes \(1 MiB\)/,
+      /select the handoff itself/,
+    ],
+    [
+      "a file that is not UTF-8",
+      (box: Sandbox) => {
+        writeFile(join(box.base, "latin1.md"), Uint8Array.from([0x23, 0x20, 0xe9, 0xe8, 0x0a]));
+        return ["latin1.md"];
+      },
+      /latin1\.md is not valid UTF-8 text/,
+      /handoffs are UTF-8 Markdown, text or JSON/,
+    ],
   ])("%s", async (_name, make, message, hint) => {
     const box = sandbox();
     const run = await resume(box, make(box), box.base);

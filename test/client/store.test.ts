@@ -46,15 +46,23 @@ describe("root safety, checked on the opened directory", () => {
   });
 
   it.each([
-    ["a symlink to a directory we own", (root: string, base: string) => {
-      mkdirSync(join(base, "real"), { mode: 0o700 });
-      symlinkSync(join(base, "real"), root);
-    }, /is a symlink/],
+    [
+      "a symlink to a directory we own",
+      (root: string, base: string) => {
+        mkdirSync(join(base, "real"), { mode: 0o700 });
+        symlinkSync(join(base, "real"), root);
+      },
+      /is a symlink/,
+    ],
     ["a dangling symlink", (root: string, base: string) => symlinkSync(join(base, "nowhere"), root), /is a symlink/],
-    ["owned by another user", (root: string) => {
-      mkdirSync(root, { mode: 0o700 });
-      chownSync(root, NOBODY, NOBODY);
-    }, /owned by uid 65534, not by you/],
+    [
+      "owned by another user",
+      (root: string) => {
+        mkdirSync(root, { mode: 0o700 });
+        chownSync(root, NOBODY, NOBODY);
+      },
+      /owned by uid 65534, not by you/,
+    ],
     ["a regular file", (root: string) => writeFileSync(root, "x"), /is not a directory/],
   ])("refuses a root that is %s", (_name, plant, message) => {
     const base = tempDir();

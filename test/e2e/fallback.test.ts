@@ -93,9 +93,20 @@ describe("no server configured", () => {
 describe("server unreachable, slow, failing or refusing", () => {
   const cases: { name: string; server: () => Promise<string>; env?: Record<string, string>; code: string; message: RegExp }[] = [
     { name: "a closed port", server: async () => `http://127.0.0.1:${await freePort()}`, code: "network", message: /could not reach http:\/\/127\.0\.0\.1:\d+: connection refused/ },
-    { name: "a server that never answers", server: async () => (await fake("hang")).url, env: { HANDOFF_HTTP_TIMEOUT_MS: "1000" }, code: "network", message: /no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s/ },
+    {
+      name: "a server that never answers",
+      server: async () => (await fake("hang")).url,
+      env: { HANDOFF_HTTP_TIMEOUT_MS: "1000" },
+      code: "network",
+      message: /no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s/,
+    },
     { name: "a dropped connection", server: async () => (await fake("drop")).url, code: "network", message: /could not reach http:\/\/127\.0\.0\.1:\d+: the connection was reset/ },
-    { name: "a 500", server: async () => (await fake({ status: 500, body: "boom" })).url, code: "server_error", message: /publishing to http:\/\/127\.0\.0\.1:\d+ failed: the server failed \(HTTP 500\)/ },
+    {
+      name: "a 500",
+      server: async () => (await fake({ status: 500, body: "boom" })).url,
+      code: "server_error",
+      message: /publishing to http:\/\/127\.0\.0\.1:\d+ failed: the server failed \(HTTP 500\)/,
+    },
     { name: "a 413", server: async () => (await fake({ status: 413 })).url, code: "too_large", message: /failed: the server refused the body as too large \(HTTP 413\)/ },
   ];
 

@@ -63,16 +63,17 @@ describe("the packed CLI, installed from its tarball", () => {
     expect(bundles).toContain("create.cjs");
     expect(bundles.every((name) => name.endsWith(".cjs"))).toBe(true);
   });
-
 });
 
 /** The Nodes the installed CLI runs under: this one, and each other tested version this machine could install. */
 const NODES: [string, { node: string } | { reason: string }][] = [
   [`Node ${process.versions.node} (running the tests)`, { node: process.execPath }],
-  ...[22, 24].filter((major) => major !== Number(process.versions.node.split(".")[0])).map((major) => {
-    const found = testNode(major);
-    return [`Node ${"version" in found ? found.version : major}`, found] as [string, { node: string } | { reason: string }];
-  }),
+  ...[22, 24]
+    .filter((major) => major !== Number(process.versions.node.split(".")[0]))
+    .map((major) => {
+      const found = testNode(major);
+      return [`Node ${"version" in found ? found.version : major}`, found] as [string, { node: string } | { reason: string }];
+    }),
 ];
 
 describe.each(NODES)("the installed CLI under %s", (label, found) => {

@@ -73,7 +73,12 @@ describe("limits enforced by the real worker", () => {
     const retry = /retry without it[^:]*: (handoff publish .*)$/m.exec(run.stderr)?.[1];
     expect(retry, run.stderr).toBeDefined();
     expect(retry).not.toContain("--expires");
-    const again = await a.run(retry!.split(" ").slice(1).map((w) => w.replace(/^'(.*)'$/, "$1")));
+    const again = await a.run(
+      retry!
+        .split(" ")
+        .slice(1)
+        .map((w) => w.replace(/^'(.*)'$/, "$1")),
+    );
     expect(again.code, again.stderr).toBe(0);
   });
 
@@ -139,4 +144,3 @@ function chunkedPublish(server: string, total: number, chunk: number): Promise<{
     pump();
   });
 }
-

@@ -198,7 +198,10 @@ describe("handoff mcp lifetime", () => {
     const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
     const run = await runCli(["mcp"], { cwd: host.repo, env: host.env, input: `${JSON.stringify(initialize)}\n` });
     expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { serverInfo: { name: string } } });
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: { serverInfo: { name: string } } });
     expect(lines).toHaveLength(1);
     expect(lines[0]!.result.serverInfo.name).toBe("handoff");
   });

@@ -114,9 +114,15 @@ function checkHandoffsWritten(args: string[], cwd: string, stdout: string): void
   } catch {
     if (kernel) {
       const dir = join(cwd, "_meta", "handoffs");
-      if (existsSync(dir)) files = readdirSync(dir).filter((name) => name.endsWith(".json")).map((name) => join(dir, name));
+      if (existsSync(dir))
+        files = readdirSync(dir)
+          .filter((name) => name.endsWith(".json"))
+          .map((name) => join(dir, name));
     } else {
-      files = stdout.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("/") && line.endsWith(".md") && existsSync(line));
+      files = stdout
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line.startsWith("/") && line.endsWith(".md") && existsSync(line));
     }
   }
   if (files.length === 0) return;

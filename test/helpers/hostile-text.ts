@@ -18,4 +18,3 @@ export const escaped = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padSt
 export function expectNoRawHostile(text: string): void {
   for (const ch of ALL_HOSTILE) expect(text.includes(ch), `raw ${escaped(ch)} in output`).toBe(false);
 }
-

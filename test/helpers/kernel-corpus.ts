@@ -177,7 +177,7 @@ function schemaMutations(label: string, doc: Doc, schema: JsonSchema): CorpusCas
   const cases: CorpusCase[] = [];
   const walk = (node: unknown, s: JsonSchema, path: (string | number)[]) => {
     const where = path.length === 0 ? "$" : path.join(".");
-    for (const wrong of path.length === 0 ? [] : WRONG_TYPES[s.type ?? ""] ?? []) {
+    for (const wrong of path.length === 0 ? [] : (WRONG_TYPES[s.type ?? ""] ?? [])) {
       cases.push({ name: `${label} ${where} = ${JSON.stringify(wrong)}`, text: text(setAt(doc, path, wrong)) });
     }
     if (s.enum) {
@@ -209,28 +209,118 @@ function schemaMutations(label: string, doc: Doc, schema: JsonSchema): CorpusCas
 }
 
 const CREATED: [string, Exception?][] = [
-  ["2026-07-10T21:45:00Z"], ["2026-07-10T21:45:00.123456789Z"], ["2026-07-10T23:45:00+02:00"], ["2026-07-10T16:15:00-05:30"],
-  ["2026-07-10t21:45:00Z"], ["2026-07-10T21:45:00z"], ["2026-07-10 21:45:00Z"], ["2026-07-10T21:45:00"], ["2026-07-10"],
-  ["2026-07-10T21:45Z"], ["2026-7-10T21:45:00Z"], ["2026-07-10T21:45:00+0200"], ["2026-07-10T21:45:00.Z"], [" 2026-07-10T21:45:00Z"],
-  ["2026-07-10T21:45:00Z "], ["2026-13-01T00:00:00Z"], ["2026-00-01T00:00:00Z"], ["2026-02-30T00:00:00Z"], ["2025-02-29T00:00:00Z"],
-  ["2024-02-29T00:00:00Z"], ["1900-02-29T00:00:00Z"], ["2000-02-29T00:00:00Z"], ["2026-04-31T00:00:00Z"], ["2026-07-00T00:00:00Z"],
-  ["2026-07-10T24:00:00Z"], ["2026-07-10T23:60:00Z"], ["2026-07-10T23:59:61Z"], ["2026-07-10T23:59:60Z"],
-  ["2016-12-31T23:59:60Z", "leap-second"], ["2017-01-01T00:59:60+01:00", "leap-second"], ["2015-06-30T23:59:60Z", "leap-second"], ["2016-12-31T22:59:60Z"],
-  ["0000-01-01T00:00:00Z", "year-zero"], ["0001-01-01T00:00:00Z"], ["9999-12-31T23:59:59Z"],
-  ["2026-07-10T21:45:00+01:60", "offset-minutes"], ["2026-07-10T21:45:00+00:99", "offset-minutes"], ["2026-07-10T21:45:00+23:59"],
-  ["2026-07-10T21:45:00+24:00"], ["2026-07-10T21:45:00-23:99"], ["2026-07-10T21:45:00-00:00"], ["２０２６-07-10T21:45:00Z"],
-  ["٢٠٢٦-07-10T21:45:00Z"], ["2026-07-10T21:45:00ZZ"], ["2026-07-10T21:45:00\n"], [""],
+  ["2026-07-10T21:45:00Z"],
+  ["2026-07-10T21:45:00.123456789Z"],
+  ["2026-07-10T23:45:00+02:00"],
+  ["2026-07-10T16:15:00-05:30"],
+  ["2026-07-10t21:45:00Z"],
+  ["2026-07-10T21:45:00z"],
+  ["2026-07-10 21:45:00Z"],
+  ["2026-07-10T21:45:00"],
+  ["2026-07-10"],
+  ["2026-07-10T21:45Z"],
+  ["2026-7-10T21:45:00Z"],
+  ["2026-07-10T21:45:00+0200"],
+  ["2026-07-10T21:45:00.Z"],
+  [" 2026-07-10T21:45:00Z"],
+  ["2026-07-10T21:45:00Z "],
+  ["2026-13-01T00:00:00Z"],
+  ["2026-00-01T00:00:00Z"],
+  ["2026-02-30T00:00:00Z"],
+  ["2025-02-29T00:00:00Z"],
+  ["2024-02-29T00:00:00Z"],
+  ["1900-02-29T00:00:00Z"],
+  ["2000-02-29T00:00:00Z"],
+  ["2026-04-31T00:00:00Z"],
+  ["2026-07-00T00:00:00Z"],
+  ["2026-07-10T24:00:00Z"],
+  ["2026-07-10T23:60:00Z"],
+  ["2026-07-10T23:59:61Z"],
+  ["2026-07-10T23:59:60Z"],
+  ["2016-12-31T23:59:60Z", "leap-second"],
+  ["2017-01-01T00:59:60+01:00", "leap-second"],
+  ["2015-06-30T23:59:60Z", "leap-second"],
+  ["2016-12-31T22:59:60Z"],
+  ["0000-01-01T00:00:00Z", "year-zero"],
+  ["0001-01-01T00:00:00Z"],
+  ["9999-12-31T23:59:59Z"],
+  ["2026-07-10T21:45:00+01:60", "offset-minutes"],
+  ["2026-07-10T21:45:00+00:99", "offset-minutes"],
+  ["2026-07-10T21:45:00+23:59"],
+  ["2026-07-10T21:45:00+24:00"],
+  ["2026-07-10T21:45:00-23:99"],
+  ["2026-07-10T21:45:00-00:00"],
+  ["２０２６-07-10T21:45:00Z"],
+  ["٢٠٢٦-07-10T21:45:00Z"],
+  ["2026-07-10T21:45:00ZZ"],
+  ["2026-07-10T21:45:00\n"],
+  [""],
 ];
 
 const PATHS: [string, Exception?][] = [
-  ["docs/a.md"], ["a"], ["."], ["./a"], ["a/.."], ["a/../b"], ["a//b"], ["a/./b"], ["../a"], [".."], ["a/../.."], ["a/../../b"], ["./../a"],
-  ["..foo", "dotdot-name"], ["...", "dotdot-name"], ["..foo/bar", "dotdot-name"], ["a/../..foo", "dotdot-name"], ["...a/b", "dotdot-name"],
-  ["/etc/passwd"], ["//x"], [""], ["C:x"], ["C:\\x"], ["\\x"], ["a\\..\\..\\b"], ["a\u0001b"], ["a\u007fb"], ["a\u0000b"], ["a b"], ["ü/ß.md"], ["a/"], [".hidden"],
+  ["docs/a.md"],
+  ["a"],
+  ["."],
+  ["./a"],
+  ["a/.."],
+  ["a/../b"],
+  ["a//b"],
+  ["a/./b"],
+  ["../a"],
+  [".."],
+  ["a/../.."],
+  ["a/../../b"],
+  ["./../a"],
+  ["..foo", "dotdot-name"],
+  ["...", "dotdot-name"],
+  ["..foo/bar", "dotdot-name"],
+  ["a/../..foo", "dotdot-name"],
+  ["...a/b", "dotdot-name"],
+  ["/etc/passwd"],
+  ["//x"],
+  [""],
+  ["C:x"],
+  ["C:\\x"],
+  ["\\x"],
+  ["a\\..\\..\\b"],
+  ["a\u0001b"],
+  ["a\u007fb"],
+  ["a\u0000b"],
+  ["a b"],
+  ["ü/ß.md"],
+  ["a/"],
+  [".hidden"],
 ];
 
 const GIT_DIFFS = [
-  "main", "main..HEAD", "main...HEAD~2", "HEAD@{1}", "@{u}", "@", "HEAD^", "a..b..c", "a....b", "a...", "..b", "-p", "--output=/tmp/x",
-  "main..-p", "v1.0+build", "feature/x..main", "a b", "a\nb", "", "HEAD~3..HEAD", "a.b", ".a", "a..", "x{y}", "é", "a:b", "HEAD~1...", "0abc..1def",
+  "main",
+  "main..HEAD",
+  "main...HEAD~2",
+  "HEAD@{1}",
+  "@{u}",
+  "@",
+  "HEAD^",
+  "a..b..c",
+  "a....b",
+  "a...",
+  "..b",
+  "-p",
+  "--output=/tmp/x",
+  "main..-p",
+  "v1.0+build",
+  "feature/x..main",
+  "a b",
+  "a\nb",
+  "",
+  "HEAD~3..HEAD",
+  "a.b",
+  ".a",
+  "a..",
+  "x{y}",
+  "é",
+  "a:b",
+  "HEAD~1...",
+  "0abc..1def",
 ];
 
 function ruleMutations(): CorpusCase[] {
@@ -248,7 +338,8 @@ function ruleMutations(): CorpusCase[] {
     ["preflight current_branch", ["runtime", "preflight", 0, "path"]],
   ];
   // The reference never checks a current_branch check's path: no exception can arise there.
-  for (const [label, at] of pathFields) for (const [path, exception] of PATHS) add(`${label} path ${JSON.stringify(path)}`, setAt(full, at, path), label === "preflight current_branch" ? undefined : exception);
+  for (const [label, at] of pathFields)
+    for (const [path, exception] of PATHS) add(`${label} path ${JSON.stringify(path)}`, setAt(full, at, path), label === "preflight current_branch" ? undefined : exception);
   add("optional selector path ..", setAt(full, ["context", "optional", 0], { path: "../x" }));
   add("checkpoint selector path ..foo", setAt(fullCheckpoint(), ["context", "required", 0], { path: "..foo" }), "dotdot-name");
   add("checkpoint selector path ../x", setAt(fullCheckpoint(), ["context", "required", 0], { path: "../x" }));
@@ -271,13 +362,41 @@ function ruleMutations(): CorpusCase[] {
   }
 
   for (const mode of ["advisory", "bounded", "sealed"]) {
-    const budgets: [string, unknown][] = [["none", DELETE], ["{}", {}], ["target only", { target_tokens: 5 }], ["max only", { max_tokens: 5 }], ["target<max", { target_tokens: 4, max_tokens: 5 }], ["target=max", { target_tokens: 5, max_tokens: 5 }], ["target>max", { target_tokens: 6, max_tokens: 5 }], ["max null", { max_tokens: null }]];
+    const budgets: [string, unknown][] = [
+      ["none", DELETE],
+      ["{}", {}],
+      ["target only", { target_tokens: 5 }],
+      ["max only", { max_tokens: 5 }],
+      ["target<max", { target_tokens: 4, max_tokens: 5 }],
+      ["target=max", { target_tokens: 5, max_tokens: 5 }],
+      ["target>max", { target_tokens: 6, max_tokens: 5 }],
+      ["max null", { max_tokens: null }],
+    ];
     for (const [label, budget] of budgets) add(`mode ${mode} budget ${label}`, setAt(setAt(full, ["context", "policy", "mode"], mode), ["context", "budget"], budget));
   }
   add("budget huge target>max beyond 2^53", setAt(full, ["context", "budget"], { target_tokens: raw("9007199254740993"), max_tokens: raw("9007199254740992") }));
   add("budget huge target<max beyond 2^53", setAt(full, ["context", "budget"], { target_tokens: raw("9007199254740992"), max_tokens: raw("9007199254740993") }));
 
-  const events = ["branch_unknown", "branch_match", "branch_diverged", "commit_match", "commit_advanced", "commit_diverged", "commit_unknown", "dirty_match", "dirty_changed", "dirty_tree_hash_match", "dirty_tree_hash_mismatch", "artifact_missing", "artifact_match", "artifact_hash_mismatch", "file_changed", "", "Branch_diverged", "always"];
+  const events = [
+    "branch_unknown",
+    "branch_match",
+    "branch_diverged",
+    "commit_match",
+    "commit_advanced",
+    "commit_diverged",
+    "commit_unknown",
+    "dirty_match",
+    "dirty_changed",
+    "dirty_tree_hash_match",
+    "dirty_tree_hash_mismatch",
+    "artifact_missing",
+    "artifact_match",
+    "artifact_hash_mismatch",
+    "file_changed",
+    "",
+    "Branch_diverged",
+    "always",
+  ];
   for (const event of events) add(`invalidation event ${JSON.stringify(event)}`, setAt(full, ["workflow", "invalidation_rules", 0, "when"], { event }));
   add("invalidates unknown phase", setAt(full, ["workflow", "invalidation_rules", 0, "invalidates"], ["nope"]));
   add("invalidates nothing", setAt(full, ["workflow", "invalidation_rules", 0, "invalidates"], []));
@@ -293,7 +412,12 @@ function ruleMutations(): CorpusCase[] {
   }
 
   const cp = fullCheckpoint();
-  for (const [label, prov] of [["dirty, no tree", { dirty: true }], ["dirty, empty tree", { dirty: true, dirty_tree_sha256: "" }], ["clean, tree", { dirty: false, dirty_tree_sha256: SHA }], ["clean", { dirty: false }]] as const) {
+  for (const [label, prov] of [
+    ["dirty, no tree", { dirty: true }],
+    ["dirty, empty tree", { dirty: true, dirty_tree_sha256: "" }],
+    ["clean, tree", { dirty: false, dirty_tree_sha256: SHA }],
+    ["clean", { dirty: false }],
+  ] as const) {
     add(`checkpoint ${label}`, setAt(cp, ["provenance"], { branch: "main", commit: "abc", ...prov }));
   }
   add("checkpoint context.optional", setAt(cp, ["context", "optional"], [{ path: "a.md" }]));
@@ -323,7 +447,8 @@ function ruleMutations(): CorpusCase[] {
     ["protected, distinct", { safety: "protected", builder_identity: "x", verifier_identity: "y" }],
     ["protected, unavailable", { safety: "protected", builder_identity: "x" }],
     ["ledger ts not RFC 3339", { loads_beyond_manifest: [{ path: "b.md", ts: "yesterday" }] }],
-  ] as const) add(`receipt ${label}`, routed(patch));
+  ] as const)
+    add(`receipt ${label}`, routed(patch));
   return cases;
 }
 

@@ -57,15 +57,18 @@ export function referenceDivergence(file: string, cwd: string, env: NodeJS.Proce
   const start = run.stdout.indexOf("{");
   if (start === -1) throw new Error(`the reference's divergence printed no JSON (${run.status}): ${run.stderr}`);
   const report = JSON.parse(run.stdout.slice(start, run.stdout.lastIndexOf("}") + 1)) as Omit<ReferenceDivergence, "exit">;
-  return { exit: run.status ?? -1, events: report.events.map(({ event, status }) => ({ event, status })), phases: report.phases.map(({ name, status }) => ({ name, status })), hard_divergence: report.hard_divergence };
+  return {
+    exit: run.status ?? -1,
+    events: report.events.map(({ event, status }) => ({ event, status })),
+    phases: report.phases.map(({ name, status }) => ({ name, status })),
+    hard_divergence: report.hard_divergence,
+  };
 }
 
 /** Our drift items in the reference's words: kernel events only, status match / warn / diverged. */
 export function asReferenceEvents(drift: { event: string; status: string; severity: string }[]): { event: string; status: string }[] {
   const kernelEvents = /^(branch|commit|dirty|artifact)_/;
-  return drift
-    .filter((item) => kernelEvents.test(item.event))
-    .map((item) => ({ event: item.event, status: item.status === "ok" ? "match" : item.severity === "hard" ? "diverged" : "warn" }));
+  return drift.filter((item) => kernelEvents.test(item.event)).map((item) => ({ event: item.event, status: item.status === "ok" ? "match" : item.severity === "hard" ? "diverged" : "warn" }));
 }
 
 /** The reference's `compile FILE` in `cwd`: its receipt (printed on stdout) and exit code. */

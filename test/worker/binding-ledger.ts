@@ -31,7 +31,7 @@ function wrapR2(bucket: R2Bucket, ledger: Ledger): R2Bucket {
       const real = Reflect.get(target, prop, target);
       if (typeof real !== "function") return real;
       return (...args: unknown[]) => {
-        const key = String(args[0] && typeof args[0] === "object" && !Array.isArray(args[0]) ? (args[0] as R2ListOptions).prefix ?? "" : args[0]);
+        const key = String(args[0] && typeof args[0] === "object" && !Array.isArray(args[0]) ? ((args[0] as R2ListOptions).prefix ?? "") : args[0]);
         if (prop === "put" || prop === "createMultipartUpload" || prop === "list") ledger.add("r2_class_a", `${String(prop)} ${key}`);
         else if (prop === "get" || prop === "head") ledger.add("r2_class_b", `${String(prop)} ${key}`);
         else if (prop === "delete") {

@@ -75,9 +75,7 @@ describe("reading a body needs proof of the share key", () => {
       call(`/v1/handoffs/${link.id}/meta`, { readToken: link.readToken }).then((r) => r.json()),
     ]);
     expect(bare).toEqual(withToken);
-    expect(Object.keys(handoffMetaSchema.parse(bare)).sort()).toEqual(
-      ["created_at", "expires_at", "id", "max_views", "scope", "size", "views_left", "views_used"].sort(),
-    );
+    expect(Object.keys(handoffMetaSchema.parse(bare)).sort()).toEqual(["created_at", "expires_at", "id", "max_views", "scope", "size", "views_left", "views_used"].sort());
     expect(JSON.stringify(bare)).not.toContain(await sha256Base64Url(link.readToken));
   });
 });

@@ -69,7 +69,15 @@ describe("publish", () => {
     const published = await publish("first");
     const now = Date.now();
     const again = await accessStub(published.id).create({
-      id: published.id, scope: "link", team: null, owner_hash: "x", read_hash: "x", size: 1, created_at: now, expires_at: now + 60_000, max_views: null,
+      id: published.id,
+      scope: "link",
+      team: null,
+      owner_hash: "x",
+      read_hash: "x",
+      size: 1,
+      created_at: now,
+      expires_at: now + 60_000,
+      max_views: null,
     });
     expect(again).toBe(false);
     const res = await call(`/v1/handoffs/${published.id}`);

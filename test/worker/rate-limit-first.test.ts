@@ -24,10 +24,8 @@ type Attempt = (ip: string, vars: ReturnType<typeof countedObjects>["vars"]) => 
 
 const closed = { ALLOW_ANONYMOUS_PUBLISH: "false" };
 const attempts: Record<string, Attempt> = {
-  "publish with a made-up publish token": (ip, vars) =>
-    call("/v1/handoffs", { method: "POST", body: "x", token: newToken("publish"), ip, vars: { ...closed, ...vars } }),
-  "revoke with a made-up owner token": (ip, vars) =>
-    call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { method: "DELETE", token: newToken("owner"), ip, vars }),
+  "publish with a made-up publish token": (ip, vars) => call("/v1/handoffs", { method: "POST", body: "x", token: newToken("publish"), ip, vars: { ...closed, ...vars } }),
+  "revoke with a made-up owner token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { method: "DELETE", token: newToken("owner"), ip, vars }),
   "team listing with a made-up team token": (ip, vars) => call("/v1/team/handoffs", { token: newToken("team"), ip, vars }),
   "read with a made-up team token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { token: newToken("team"), ip, vars }),
   "meta with a made-up team token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA/meta", { token: newToken("team"), ip, vars }),

@@ -1,11 +1,4 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  listDurableObjectIds,
-  runDurableObjectAlarm,
-  runInDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createScheduledController, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { issuedTokenSchema } from "../../shared/api/admin.js";
@@ -207,11 +200,7 @@ describe("stored state", () => {
   it("holds no raw token anywhere in R2, KV or Durable Object storage, only hashes", async () => {
     const teamToken = await createTeam("dump");
     const publishToken = issuedTokenSchema.parse(await (await call("/v1/admin/publish-tokens", { method: "POST", token: ADMIN_TOKEN })).json()).token;
-    const published = [
-      await publish("a", "scope=team", { token: teamToken }),
-      await publish("b", "", { token: publishToken }),
-      await publish("c", "max_views=1"),
-    ];
+    const published = [await publish("a", "scope=team", { token: teamToken }), await publish("b", "", { token: publishToken }), await publish("c", "max_views=1")];
     await call(`/v1/handoffs/${published[2]!.id}`);
     await call(`/v1/handoffs/${published[1]!.id}`, { method: "DELETE", token: published[1]!.owner_token });
 

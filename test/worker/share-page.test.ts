@@ -9,10 +9,12 @@ const ASSET_PATH = READER_ASSET_PATH;
 
 function directives(res: Response): Map<string, string> {
   const csp = res.headers.get("content-security-policy") ?? "";
-  return new Map(csp.split(";").map((part) => {
-    const [name = "", ...values] = part.trim().split(/\s+/);
-    return [name, values.join(" ")];
-  }));
+  return new Map(
+    csp.split(";").map((part) => {
+      const [name = "", ...values] = part.trim().split(/\s+/);
+      return [name, values.join(" ")];
+    }),
+  );
 }
 
 async function viewsUsed(id: string): Promise<number> {
@@ -50,7 +52,6 @@ describe("GET /h/:id", () => {
     expect(html).toContain("<noscript>");
     expect(html).toContain("handoff resume --paste");
   });
-
 });
 
 describe("GET /h/assets/:file", () => {

@@ -19,9 +19,7 @@ const unlimited: RateLimit = { limit: async () => ({ success: true }) };
 
 const app = createApp();
 addBenchClockRoutes(app);
-app.get("/bench/constant", (c) =>
-  c.body(constantBody, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(BENCH_BODY_BYTES) }),
-);
+app.get("/bench/constant", (c) => c.body(constantBody, 200, { "Content-Type": "application/octet-stream", "Content-Length": String(BENCH_BODY_BYTES) }));
 
 import { credentialFor } from "../storage/durable-objects.js";
 import { sha256Base64Url } from "../../shared/ids/tokens.js";

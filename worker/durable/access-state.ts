@@ -107,8 +107,7 @@ export type OwnerDecision = { ok: true; view: OwnerView } | { ok: false; reason:
 export function decideOwnerView(state: AccessState | undefined, ownerHash: string, now: number): OwnerDecision {
   if (!state) return { ok: false, reason: "not_found" };
   if (!constantTimeEqual(ownerHash, state.owner_hash)) return { ok: false, reason: "forbidden" };
-  const linkState: LinkState =
-    state.revoked_at !== null ? "revoked" : now >= state.expires_at ? "expired" : state.max_views !== null && state.views_used >= state.max_views ? "exhausted" : "active";
+  const linkState: LinkState = state.revoked_at !== null ? "revoked" : now >= state.expires_at ? "expired" : state.max_views !== null && state.views_used >= state.max_views ? "exhausted" : "active";
   return {
     ok: true,
     view: { id: state.id, state: linkState, views_used: state.views_used, max_views: state.max_views, expires_at: state.expires_at, revoked_at: state.revoked_at, view_times: state.view_times ?? [] },
@@ -156,9 +155,5 @@ export function decideRead(state: AccessState | undefined, callerTeam: string | 
 
 /** Nothing can be read any more (so the body may go), ignoring who asks. */
 export function isSpent(state: AccessState, now: number): boolean {
-  return (
-    state.revoked_at !== null ||
-    now >= state.expires_at ||
-    (state.max_views !== null && state.views_used >= state.max_views)
-  );
+  return state.revoked_at !== null || now >= state.expires_at || (state.max_views !== null && state.views_used >= state.max_views);
 }

@@ -36,7 +36,7 @@ function requireMayPublish(credential: Credential, anonymousAllowed: boolean, sc
 async function readTokenHash(header: string | undefined): Promise<string> {
   if (header === undefined || !isReadToken(header)) {
     throw new HandoffError("invalid_option", `publishing needs a ${READ_TOKEN_HEADER} header: ${header === undefined ? "none was sent" : "it is not 43 base64url characters"}`, {
-      hint: "update the handoff CLI; an API client derives the token from the share key (docs/storage.md, \"The read token\")",
+      hint: 'update the handoff CLI; an API client derives the token from the share key (docs/storage.md, "The read token")',
       details: { option: READ_TOKEN_HEADER },
     });
   }
@@ -53,7 +53,11 @@ function teamCardOf(header: string | undefined, scope: "link" | "team"): string 
     throw new HandoffError("invalid_option", `${TEAM_CARD_HEADER} goes with scope=team only`, { details: { option: TEAM_CARD_HEADER } });
   }
   const problem = sealedCardProblem(header);
-  if (problem !== undefined) throw new HandoffError("invalid_option", `${TEAM_CARD_HEADER}: ${problem}`, { hint: "update the handoff CLI; the format is in docs/storage.md (\"The team card\")", details: { option: TEAM_CARD_HEADER } });
+  if (problem !== undefined)
+    throw new HandoffError("invalid_option", `${TEAM_CARD_HEADER}: ${problem}`, {
+      hint: 'update the handoff CLI; the format is in docs/storage.md ("The team card")',
+      details: { option: TEAM_CARD_HEADER },
+    });
   return header;
 }
 
@@ -104,7 +108,17 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
   const ownerToken = newToken("owner");
   const ownerHash = await sha256Base64Url(ownerToken);
-  const init = { scope: options.scope, team, owner_hash: ownerHash, read_hash: readHash, size: body.byteLength, created_at: now, expires_at: expiresAt, max_views: options.maxViews, ...(passphrase ? { passphrase: true as const } : {}) };
+  const init = {
+    scope: options.scope,
+    team,
+    owner_hash: ownerHash,
+    read_hash: readHash,
+    size: body.byteLength,
+    created_at: now,
+    expires_at: expiresAt,
+    max_views: options.maxViews,
+    ...(passphrase ? { passphrase: true as const } : {}),
+  };
 
   let id: string | undefined;
   if (proposedId !== undefined) {

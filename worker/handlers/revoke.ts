@@ -11,9 +11,7 @@ export async function revokeHandoff(c: AppContext): Promise<Response> {
   if (!isHandoffId(id)) throw new HandoffError("not_found", "no handoff with this id");
   const outcome = await accessFor(c.env, id).revoke(hash);
   if (!outcome.ok) {
-    throw outcome.reason === "not_found"
-      ? new HandoffError("not_found", "no handoff with this id")
-      : new HandoffError("forbidden", "this owner token does not own this handoff");
+    throw outcome.reason === "not_found" ? new HandoffError("not_found", "no handoff with this id") : new HandoffError("forbidden", "this owner token does not own this handoff");
   }
   return c.body(null, 204);
 }

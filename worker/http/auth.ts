@@ -5,8 +5,7 @@ import { credentialFor } from "../storage/durable-objects.js";
 
 export type Credential = { kind: "anonymous" } | { kind: "publish"; hash: string } | { kind: "team"; team: string; hash: string };
 
-const unauthorized = (message: string) =>
-  new HandoffError("unauthorized", message, { hint: "send 'Authorization: Bearer <token>' with a token from your operator" });
+const unauthorized = (message: string) => new HandoffError("unauthorized", message, { hint: "send 'Authorization: Bearer <token>' with a token from your operator" });
 
 /**
  * The caller's publishing credential: none (anonymous), or a live (issued, unrevoked) team or

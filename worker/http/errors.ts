@@ -36,5 +36,4 @@ function overloaded(cause: unknown): HandoffError {
   });
 }
 
-export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  onError(new HandoffError("not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), c) as Response;
+export const notFound: NotFoundHandler<AppEnv> = (c) => onError(new HandoffError("not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`), c) as Response;

@@ -94,20 +94,18 @@ let policy: Promise<string> | undefined;
  * page's inline style by hash, nothing else. Computed once per isolate.
  */
 export function sharePageCsp(): Promise<string> {
-  policy ??= crypto.subtle
-    .digest("SHA-256", new TextEncoder().encode(PAGE_STYLE))
-    .then((digest) => {
-      const hash = encodeBase64Url(new Uint8Array(digest)).replace(/-/g, "+").replace(/_/g, "/");
-      return [
-        DEFAULT_CSP,
-        "script-src 'self'",
-        "connect-src 'self'",
-        `style-src 'sha256-${hash}='`,
-        "img-src 'none'",
-        // The reader builds the handoff's DOM node by node; no string may ever reach an HTML sink.
-        "require-trusted-types-for 'script'",
-        "trusted-types 'none'",
-      ].join("; ");
-    });
+  policy ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE)).then((digest) => {
+    const hash = encodeBase64Url(new Uint8Array(digest)).replace(/-/g, "+").replace(/_/g, "/");
+    return [
+      DEFAULT_CSP,
+      "script-src 'self'",
+      "connect-src 'self'",
+      `style-src 'sha256-${hash}='`,
+      "img-src 'none'",
+      // The reader builds the handoff's DOM node by node; no string may ever reach an HTML sink.
+      "require-trusted-types-for 'script'",
+      "trusted-types 'none'",
+    ].join("; ");
+  });
   return policy;
 }

@@ -25,7 +25,9 @@ export const command = implement<typeof checkpointSpec>()({
   },
   human(result) {
     const { steps_completed, pending_steps, provenance } = result.checkpoint;
-    const lines = [oneLine(`checkpoint: ${steps_completed.length} done, ${pending_steps.length} pending, ${provenance.branch} at ${provenance.commit.slice(0, 12)}${provenance.dirty ? " (dirty)" : ""}`)];
+    const lines = [
+      oneLine(`checkpoint: ${steps_completed.length} done, ${pending_steps.length} pending, ${provenance.branch} at ${provenance.commit.slice(0, 12)}${provenance.dirty ? " (dirty)" : ""}`),
+    ];
     for (const warning of result.warnings) lines.push(`warning: ${oneLine(warning)}`);
     return { out: oneLine(result.path), err: lines.join("\n") };
   },

@@ -10,9 +10,13 @@ context reset): the checkout's provenance (branch, commit, dirty, and dirty_tree
 there are uncommitted changes), the steps done with their evidence, the steps pending, and where
 the work stands. Validated before it is written; kernel's reference validator accepts it.`,
   flags: {
-    from: { type: "string", value: "MANIFEST", description: "The kernel.handoff/v1 being resumed: its goal, its phases (inherited ones count as done, the others as pending) and its context policy carry over." },
+    from: {
+      type: "string",
+      value: "MANIFEST",
+      description: "The kernel.handoff/v1 being resumed: its goal, its phases (inherited ones count as done, the others as pending) and its context policy carry over.",
+    },
     goal: { type: "string", value: "G", description: "The task's goal (default: the --from manifest's objective.goal)." },
-    position: { type: "string", value: "P", required: true, description: "Required. The exact place in the work (\"routes written, tests not yet\")." },
+    position: { type: "string", value: "P", required: true, description: 'Required. The exact place in the work ("routes written, tests not yet").' },
     next: { type: "string", value: "OP", required: true, description: "Required. The literal first action on resume." },
     done: { type: "string", value: "STEP=EVIDENCE", multiple: true, description: "A step finished, with its verification; repeat." },
     pending: { type: "string", value: "STEP", multiple: true, description: "A step still to do; repeat." },

@@ -10,10 +10,7 @@ const KEYS = ["server", "token", "team_token"] as const;
 type Key = (typeof KEYS)[number];
 const SECRET: ReadonlySet<Key> = new Set(["token", "team_token"]);
 
-export type ConfigResult =
-  | { action: "path"; path: string }
-  | { action: "get"; path: string; key: Key; set: boolean; value?: string }
-  | { action: "set"; path: string; key: Key; warnings: string[] };
+export type ConfigResult = { action: "path"; path: string } | { action: "get"; path: string; key: Key; set: boolean; value?: string } | { action: "set"; path: string; key: Key; warnings: string[] };
 
 function keyOf(word: string | undefined): Key {
   if (word !== undefined && (KEYS as readonly string[]).includes(word)) return word as Key;
@@ -36,7 +33,7 @@ function asV2(config: ConfigFile | undefined): ConfigFileV2 {
 function configValue(config: ConfigFile | undefined, key: Key): string | undefined {
   const v2 = asV2(config);
   if (key === "server") return v2.default_server;
-  const entry = v2.default_server === undefined ? undefined : v2.servers[normalized(v2.default_server)] ?? v2.servers[v2.default_server];
+  const entry = v2.default_server === undefined ? undefined : (v2.servers[normalized(v2.default_server)] ?? v2.servers[v2.default_server]);
   return entry?.[key];
 }
 
@@ -97,7 +94,8 @@ export const command = implement<typeof configSpec>()({
   },
   human(result) {
     if (result.action === "path") return { out: result.path };
-    if (result.action === "set") return { err: [...result.warnings.map((w) => `handoff: warning: ${w}`), `set ${result.key} in ${result.path}${SECRET.has(result.key) ? " (mode 0600)" : ""}`].join("\n") };
+    if (result.action === "set")
+      return { err: [...result.warnings.map((w) => `handoff: warning: ${w}`), `set ${result.key} in ${result.path}${SECRET.has(result.key) ? " (mode 0600)" : ""}`].join("\n") };
     if (!result.set) return { err: `${result.key} is not set in ${result.path}` };
     return result.value !== undefined ? { out: result.value } : { out: "(set; the value is a secret and is not printed)" };
   },

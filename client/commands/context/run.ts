@@ -54,12 +54,22 @@ export const command = implement<typeof contextSpec>()({
   human(result, { json }) {
     if (result.kind === "activate") {
       const { mode, forbidden, allowlist } = result.pointer;
-      const lines = [oneLine(`activated ${result.pointer.manifest} (mode=${mode}, forbidden=${forbidden.length} globs, allowlist=${allowlist.length} paths)${result.replaced ? `; it replaces ${result.replaced}` : ""}`)];
+      const lines = [
+        oneLine(
+          `activated ${result.pointer.manifest} (mode=${mode}, forbidden=${forbidden.length} globs, allowlist=${allowlist.length} paths)${result.replaced ? `; it replaces ${result.replaced}` : ""}`,
+        ),
+      ];
       if (mode !== "advisory") lines.push("  'handoff guard' enforces it once registered as a PreToolUse hook (the plugin does; see docs/agents.md)");
       return { out: oneLine(result.pointer_path), err: lines.join("\n") };
     }
     if (result.kind === "deactivate") {
-      return { err: oneLine(result.removed.length === 0 ? `nothing was active in ${result.root}` : `deactivated${result.merged > 0 ? `; merged ${result.merged} ledger record${result.merged === 1 ? "" : "s"} into ${result.receipt}` : ""}`) };
+      return {
+        err: oneLine(
+          result.removed.length === 0
+            ? `nothing was active in ${result.root}`
+            : `deactivated${result.merged > 0 ? `; merged ${result.merged} ledger record${result.merged === 1 ? "" : "s"} into ${result.receipt}` : ""}`,
+        ),
+      };
     }
     // Selectors come from the manifest, notes from git: escaped before the terminal sees them.
     const lines = [terminalSafe(summary(result.bundle, result.receipt, { root: result.repository, out: result.out ?? undefined, receiptPath: result.receipt_path ?? undefined, json }))];
@@ -82,7 +92,11 @@ export const command = implement<typeof contextSpec>()({
       const { kind: _kind, ...rest } = result;
       return rest;
     }
-    const { manifest, bundle: { pieces, total_estimated_tokens }, receipt } = result;
+    const {
+      manifest,
+      bundle: { pieces, total_estimated_tokens },
+      receipt,
+    } = result;
     return { manifest, bundle: { pieces, total_estimated_tokens }, receipt };
   },
 });

@@ -39,9 +39,10 @@ export const command = implement<typeof createSpec>()({
     // does): say so rather than drop them silently.
     if (format === "kernel" && (focus !== undefined || keywords.length > 0)) {
       throw new HandoffError("usage", `--format kernel has no place for ${focus !== undefined ? "FOCUS words" : "--keyword"}: a kernel.handoff/v1 manifest refuses keys its schema does not know`, {
-        hint: focus !== undefined
-          ? "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase)"
-          : "drop --keyword: discovery finds a manifest by its identity.name (--title) and objective.goal",
+        hint:
+          focus !== undefined
+            ? "put the next session's focus in the partial manifest's objective.goal (or execution.entry_phase)"
+            : "drop --keyword: discovery finds a manifest by its identity.name (--title) and objective.goal",
       });
     }
     // A body read from a file to be published is a send: judged as the guard judges it.
@@ -50,7 +51,9 @@ export const command = implement<typeof createSpec>()({
     // --from-transcript with --body-file or --format kernel is refused by the spec's conflicts.
     const transcript = flags["from-transcript"];
     if (flags["with-changes"] && format === "kernel") {
-      throw new HandoffError("usage", "--with-changes goes with a ce-handoff (the default format): a kernel manifest lives in the repository it describes", { hint: "publish the manifest with: handoff publish <manifest> --with-changes" });
+      throw new HandoffError("usage", "--with-changes goes with a ce-handoff (the default format): a kernel manifest lives in the repository it describes", {
+        hint: "publish the manifest with: handoff publish <manifest> --with-changes",
+      });
     }
     // Git is read once: the draft needs the repository's top level to write paths relative to it.
     const git = captureGit(ctx.cwd, ctx.env);
@@ -61,7 +64,10 @@ export const command = implement<typeof createSpec>()({
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
         ? await (await import("../../ops/create/kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
-        : await createHandoff({ body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, withChanges: flags["with-changes"] === true, ...common }, deps);
+        : await createHandoff(
+            { body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, withChanges: flags["with-changes"] === true, ...common },
+            deps,
+          );
     if (!publishFlags || !publishing) return created.result;
     const { publishDocument } = await publishing;
     // The document just written is published from memory: nothing is read back from disk, and
@@ -69,13 +75,22 @@ export const command = implement<typeof createSpec>()({
     let published: PublishResult;
     try {
       published = await publishDocument(
-        { path: created.result.path, text: created.document, label: created.label, redaction: created.result.redaction, ...(created.changes ? { changes: created.changes, withChanges: true } : {}), ...publishFlags, redact: !flags["no-redact"] },
+        {
+          path: created.result.path,
+          text: created.document,
+          label: created.label,
+          redaction: created.result.redaction,
+          ...(created.changes ? { changes: created.changes, withChanges: true } : {}),
+          ...publishFlags,
+          redact: !flags["no-redact"],
+        },
         { env: ctx.env, home: ctx.home, progress: ctx.progress },
       );
     } catch (error) {
       // The handoff was written: what a successful create says about it (redaction, warnings,
       // retention) still holds, and is said before the publish error.
-      const report = created.result.format === CE_CONTRACT ? formatCreateReport(created.result as CreateResult, { closing: false }) : formatKernelReport(created.result as KernelCreateResult, { closing: false });
+      const report =
+        created.result.format === CE_CONTRACT ? formatCreateReport(created.result as CreateResult, { closing: false }) : formatKernelReport(created.result as KernelCreateResult, { closing: false });
       io.err(report);
       throw error;
     }
@@ -116,4 +131,3 @@ async function readBody(file: string | undefined, io: Io, ctx: RunContext): Prom
   }
   return decodeUtf8(bytes, `the body in ${file ?? "stdin"}`);
 }
-

@@ -24,14 +24,25 @@ A body resume would call insufficient is refused (exit 1, nothing written) unles
       type: "string",
       value: "PATH",
       conflicts: ["body-file", "format=kernel"],
-      description: "Draft the body from a session transcript instead (Claude Code's JSONL transcript or a Codex rollout file): the user's requests, the latest plan, changed files, failed commands, the agent's last status; pointers, never tool output.",
+      description:
+        "Draft the body from a session transcript instead (Claude Code's JSONL transcript or a Codex rollout file): the user's requests, the latest plan, changed files, failed commands, the agent's last status; pointers, never tool output.",
     },
     "allow-insufficient": { type: "boolean", description: "Write a body resume would call insufficient (no objective or no current state) instead of refusing it." },
     title: { type: "string", value: "T", description: "Title (default: the body's leading heading or first sentence)." },
     summary: { type: "string", value: "S", description: "One distinguishing sentence (default: the body's first sentence)." },
     keyword: { type: "string", value: "K", multiple: true, description: "A discovery keyword; repeat for more." },
-    to: { type: "string", value: "PATH", description: "Write to this file, or into this existing folder (a trailing / means a folder), instead of the managed store; an existing file is never overwritten (-2, -3, ...)." },
-    format: { type: "string", value: "F", choices: ["ce", "kernel"], description: "ce (Markdown, the default) or kernel (a kernel.handoff/v1 JSON manifest in _meta/handoffs/; the body is a partial manifest in JSON; keys the schema does not know are refused, as kernel's reference refuses them; validated before it is written)." },
+    to: {
+      type: "string",
+      value: "PATH",
+      description: "Write to this file, or into this existing folder (a trailing / means a folder), instead of the managed store; an existing file is never overwritten (-2, -3, ...).",
+    },
+    format: {
+      type: "string",
+      value: "F",
+      choices: ["ce", "kernel"],
+      description:
+        "ce (Markdown, the default) or kernel (a kernel.handoff/v1 JSON manifest in _meta/handoffs/; the body is a partial manifest in JSON; keys the schema does not know are refused, as kernel's reference refuses them; validated before it is written).",
+    },
     pin: { type: "string", value: "PATH", multiple: true, requires: ["format=kernel"], description: "With --format kernel: pin a repository file (provenance.artifacts, sha256); repeatable." },
     publish: { type: "boolean", conflicts: ["local"], description: "Then publish it, end-to-end encrypted, and print a share URL (the local handoff is kept whatever happens)." },
     ...PUBLISHING_FLAGS,

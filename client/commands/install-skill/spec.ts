@@ -9,7 +9,12 @@ export const installSkillSpec = defineCommand({
 file written. For Claude Code, the plugin (/plugin install handoff) is the fuller way: it also
 wires 'handoff mcp' and 'handoff guard'.`,
   flags: {
-    agent: { type: "string", value: "A", choices: ["claude-code", "codex"], description: "claude-code (default: into ~/.claude/skills/handoff) or codex (into $CODEX_HOME/skills/handoff, default ~/.codex/skills/handoff)." },
+    agent: {
+      type: "string",
+      value: "A",
+      choices: ["claude-code", "codex"],
+      description: "claude-code (default: into ~/.claude/skills/handoff) or codex (into $CODEX_HOME/skills/handoff, default ~/.codex/skills/handoff).",
+    },
     dir: { type: "string", value: "D", description: "Install into D/handoff instead (D is a skills folder, e.g. .claude/skills)." },
     force: { type: "boolean", description: "Replace files that differ from this version (never done silently)." },
   },

@@ -17,7 +17,11 @@ export const command = implement<typeof listSpec>()({
   human(result) {
     const warnings = result.warnings.map((w) => `warning: ${w}`);
     if (result.handoffs.length === 0) {
-      return { err: [...warnings, `No handoffs in the managed store${result.searched.length ? ` (${result.searched.join(", ")})` : " (none exists on this machine yet)"}; 'handoff create' writes one.`].join("\n") };
+      return {
+        err: [...warnings, `No handoffs in the managed store${result.searched.length ? ` (${result.searched.join(", ")})` : " (none exists on this machine yet)"}; 'handoff create' writes one.`].join(
+          "\n",
+        ),
+      };
     }
     const out = result.handoffs.map((h) => `${h.created_at}  ${oneLine(h.title ?? "(untitled)")}\n  ${oneLine(h.path)}`).join("\n");
     return { out, ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };

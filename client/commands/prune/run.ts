@@ -21,7 +21,9 @@ export const command = implement<typeof pruneSpec>()({
   async run({ flags, ctx }): Promise<PruneResult> {
     const auto = flags.auto === true;
     if (flags["older-than"] === undefined && !auto) {
-      throw new HandoffError("usage", "handoff prune needs --older-than D", { hint: "run 'handoff prune --older-than 30d', or 'handoff prune --auto' for automatic handoffs (add --dry-run to see what it would delete)" });
+      throw new HandoffError("usage", "handoff prune needs --older-than D", {
+        hint: "run 'handoff prune --older-than 30d', or 'handoff prune --auto' for automatic handoffs (add --dry-run to see what it would delete)",
+      });
     }
     const seconds =
       flags["older-than"] === undefined

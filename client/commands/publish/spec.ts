@@ -12,7 +12,10 @@ redacted again before anything is sent; if scanning fails, nothing is sent. The 
 never changed or deleted, whatever happens.`,
   flags: {
     ...PUBLISH_FLAGS,
-    "with-changes": { ...WITH_CHANGES, description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes)." },
+    "with-changes": {
+      ...WITH_CHANGES,
+      description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes).",
+    },
     "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
     passphrase: {
       type: "boolean",

@@ -22,7 +22,7 @@ import { formatNothingFound, formatOrientation, formatShortlist, formatTeamShort
 import { oneLine } from "../../platform/terminal.js";
 
 /** How a script gives a passphrase link and its passphrase, neither on the command line. */
-const PASSPHRASE_EXAMPLE = "printf '%s\\n%s' \"$URL\" \"$PASSPHRASE\" | handoff resume --url-stdin --passphrase";
+const PASSPHRASE_EXAMPLE = 'printf \'%s\\n%s\' "$URL" "$PASSPHRASE" | handoff resume --url-stdin --passphrase';
 
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
@@ -85,26 +85,45 @@ export const command = implement<typeof resumeSpec>()({
   human(result, { color }): HumanOutput {
     if (result.kind === "peek") {
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
-      return { out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes${result.passphrase ? ", needs a passphrase" : ""} (no view was spent)`) };
+      return {
+        out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes${result.passphrase ? ", needs a passphrase" : ""} (no view was spent)`),
+      };
     }
     if (result.kind === "team") {
       const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
       if (result.candidates.length === 0) {
-        const why = result.unreadable.length > 0 ? ` (${result.unreadable.length} live entr${result.unreadable.length === 1 ? "y has" : "ies have"} no card this machine can open: 'handoff team' lists them)` : "";
-        return { err: [...warnings, oneLine(`No team handoff found on ${result.server}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}${why}.`)].join("\n") };
+        const why =
+          result.unreadable.length > 0
+            ? ` (${result.unreadable.length} live entr${result.unreadable.length === 1 ? "y has" : "ies have"} no card this machine can open: 'handoff team' lists them)`
+            : "";
+        return {
+          err: [
+            ...warnings,
+            oneLine(`No team handoff found on ${result.server}${result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : ""}${why}.`),
+          ].join("\n"),
+        };
       }
       return { out: formatTeamShortlist(result), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };
     }
     if (result.kind === "orientation") {
-      const left = "views_left" in result ? (result.views_left === null ? "this share link has unlimited views until it expires" : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`) : undefined;
-      const notApplied = result.changes_not_applied ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}` : undefined;
+      const left =
+        "views_left" in result
+          ? result.views_left === null
+            ? "this share link has unlimited views until it expires"
+            : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`
+          : undefined;
+      const notApplied = result.changes_not_applied
+        ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}`
+        : undefined;
       const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
       return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
     }
     const warnings = result.warnings.map((w) => `warning: ${oneLine(w)}`);
     const { overBound } = result.searched.skipped;
     if (overBound > 0) {
-      warnings.push(`note: ${overBound} older file${overBound === 1 ? " was" : "s were"} not considered (--max-candidates ${result.filters.max_candidates} per folder, most recent first); raise --max-candidates to search them`);
+      warnings.push(
+        `note: ${overBound} older file${overBound === 1 ? " was" : "s were"} not considered (--max-candidates ${result.filters.max_candidates} per folder, most recent first); raise --max-candidates to search them`,
+      );
     }
     if (result.searched.truncated) warnings.push("note: the folder walk stopped at its entry limit; some files were not seen");
     if (result.candidates.length === 0) return { err: [...warnings, formatNothingFound(result)].join("\n") };
@@ -147,7 +166,8 @@ async function resumeTeam(positionals: string[], limit: number, otherSource: boo
       return orientation(selection, `handoff resume --team ${only}`, apply, io, ctx, askPassphrase(io));
     }
   }
-  if (apply) throw new HandoffError("usage", "--apply-changes goes with one team entry: pass its id", { hint: "run 'handoff resume --team ID --apply-changes' with an id from 'handoff resume --team'" });
+  if (apply)
+    throw new HandoffError("usage", "--apply-changes goes with one team entry: pass its id", { hint: "run 'handoff resume --team ID --apply-changes' with an id from 'handoff resume --team'" });
   return { kind: "team", ...(await team.discoverTeam({ keywords: positionals, limit }, ctx)) };
 }
 

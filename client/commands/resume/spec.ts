@@ -23,12 +23,14 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
     paste: {
       type: "boolean",
       conflicts: ["in", "url-stdin"],
-      description: "Ask for the share URL at a prompt that does not echo it: the key stays out of the process list and shell history. What Handoff prints and copies for a link. Works with --peek, --passphrase and --apply-changes.",
+      description:
+        "Ask for the share URL at a prompt that does not echo it: the key stays out of the process list and shell history. What Handoff prints and copies for a link. Works with --peek, --passphrase and --apply-changes.",
     },
     peek: { type: "boolean", description: "With a share URL: show its metadata (expiry, views left, whether it needs a passphrase) without spending a view." },
     passphrase: {
       type: "boolean",
-      description: "With a share URL that needs one: read its passphrase from stdin (never argv); with --url-stdin, stdin holds the URL on its first line and the passphrase after it. On a terminal it is asked for when the server says so.",
+      description:
+        "With a share URL that needs one: read its passphrase from stdin (never argv); with --url-stdin, stdin holds the URL on its first line and the passphrase after it. On a terminal it is asked for when the server says so.",
     },
     team: {
       type: "boolean",
@@ -36,8 +38,14 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
     },
     "apply-changes": {
       type: "boolean",
-      description: "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
+      description:
+        "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
     },
   },
-  exits: { 0: "shortlist or orientation (and changes applied)", 1: "nothing matched, source insufficient, hard divergence, the changes could not be applied (nothing was), or an empty passphrase", 2: "usage", 3: "source unreadable (missing, too large, HTTP, link expired or revoked)" },
+  exits: {
+    0: "shortlist or orientation (and changes applied)",
+    1: "nothing matched, source insufficient, hard divergence, the changes could not be applied (nothing was), or an empty passphrase",
+    2: "usage",
+    3: "source unreadable (missing, too large, HTTP, link expired or revoked)",
+  },
 });

@@ -34,7 +34,8 @@ export const command = implement<typeof revokeSpec>()({
   async run({ flags, positionals, io, ctx }): Promise<RevokeResult> {
     const configDir = configDirFor({ env: ctx.env, home: ctx.home });
     if (flags.all) {
-      if (positionals.length > 0) throw new HandoffError("usage", "--all revokes every live link you published: pass no URL or id with it", { hint: "run 'handoff revoke --all' or 'handoff revoke <id>'" });
+      if (positionals.length > 0)
+        throw new HandoffError("usage", "--all revokes every live link you published: pass no URL or id with it", { hint: "run 'handoff revoke --all' or 'handoff revoke <id>'" });
       return revokeAll(configDir, Boolean(flags.yes), io, ctx);
     }
     if (flags.yes) throw new HandoffError("usage", "--yes goes with --all", { hint: "run 'handoff revoke --all --yes'" });
@@ -65,7 +66,10 @@ export const command = implement<typeof revokeSpec>()({
     const lines = result.links.map((l) => oneLine(`${l.outcome.padEnd(15)} ${l.id}  ${l.title ?? ""}${l.error ? `  (${l.error.message})` : ""}`));
     const revoked = result.links.filter((l) => l.outcome === "revoked").length;
     const failed = result.links.filter((l) => l.outcome === "failed").length;
-    return { out: lines.join("\n"), err: `Revoked ${revoked} of ${result.links.length} link${result.links.length === 1 ? "" : "s"}${failed > 0 ? `; ${failed} failed (retry 'handoff revoke --all')` : ""}.` };
+    return {
+      out: lines.join("\n"),
+      err: `Revoked ${revoked} of ${result.links.length} link${result.links.length === 1 ? "" : "s"}${failed > 0 ? `; ${failed} failed (retry 'handoff revoke --all')` : ""}.`,
+    };
   },
   outcome(result): Outcome {
     if (!("all" in result)) return "ok";

@@ -19,9 +19,13 @@ export const command = implement<typeof rmSpec>()({
     }
     // All or nothing: one doubtful file means nothing is deleted.
     if (refused.length > 0) {
-      throw new HandoffError("invalid_document", `not deleting anything: ${refused.length === 1 ? "this is" : "these are"} not provably a handoff in the managed store:\n${refused.map((r) => `  ${oneLine(r)}`).join("\n")}`, {
-        hint: "rm deletes only ce-handoff/v1 files you own inside the managed store; 'handoff list' shows them",
-      });
+      throw new HandoffError(
+        "invalid_document",
+        `not deleting anything: ${refused.length === 1 ? "this is" : "these are"} not provably a handoff in the managed store:\n${refused.map((r) => `  ${oneLine(r)}`).join("\n")}`,
+        {
+          hint: "rm deletes only ce-handoff/v1 files you own inside the managed store; 'handoff list' shows them",
+        },
+      );
     }
     deleteHandoffs(proven);
     return { removed: proven.map((e) => e.path) };

@@ -8,7 +8,6 @@ import type { scanSpec } from "./spec.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readTextFile } from "../../platform/read-file.js";
 
-
 export interface ScanResult extends RedactionReport {
   source: string;
 }
@@ -54,4 +53,3 @@ async function readStdinCapped(io: Io): Promise<Uint8Array> {
   }
   return bytes;
 }
-

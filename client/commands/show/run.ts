@@ -24,9 +24,12 @@ export const command = implement<typeof showSpec>()({
     const fromStdin = flags["url-stdin"] === true;
     const fromPrompt = flags.paste === true;
     if ((fromStdin || fromPrompt) && (positionals.length > 0 || (fromStdin && fromPrompt))) {
-      throw new HandoffError("usage", `${fromStdin ? "--url-stdin" : "--paste"} reads the share URL itself: pass no PATH or URL with it, and only one of --url-stdin and --paste`, { hint: "printf '%s' \"$URL\" | handoff show --url-stdin" });
+      throw new HandoffError("usage", `${fromStdin ? "--url-stdin" : "--paste"} reads the share URL itself: pass no PATH or URL with it, and only one of --url-stdin and --paste`, {
+        hint: "printf '%s' \"$URL\" | handoff show --url-stdin",
+      });
     }
-    if (!fromStdin && !fromPrompt && positionals.length === 0) throw new HandoffError("usage", "show needs a handoff file or share URL", { hint: "run 'handoff show FILE', or for a link: handoff show --paste" });
+    if (!fromStdin && !fromPrompt && positionals.length === 0)
+      throw new HandoffError("usage", "show needs a handoff file or share URL", { hint: "run 'handoff show FILE', or for a link: handoff show --paste" });
     const urls = await import("../url-input.js");
     let passphrase: PassphraseSource = urls.askPassphrase(io);
     let input: UrlInput | undefined;
@@ -38,7 +41,8 @@ export const command = implement<typeof showSpec>()({
       input = await urls[fromStdin ? "urlFromStdin" : "urlFromPrompt"](io, "show");
     }
     const source = input?.url ?? positionals[0]!;
-    if (flags.passphrase && !isShareUrl(source)) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: "printf '%s\\n%s' \"$URL\" \"$PASSPHRASE\" | handoff show --url-stdin --passphrase" });
+    if (flags.passphrase && !isShareUrl(source))
+      throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: 'printf \'%s\\n%s\' "$URL" "$PASSPHRASE" | handoff show --url-stdin --passphrase' });
     if (flags.passphrase && passphrase.given === undefined) passphrase = { given: await readPassphrase(io, { confirm: false }) };
     if (isShareUrl(source)) {
       const { readShareUrl } = await import("../../lib/share-source.js");

@@ -19,11 +19,7 @@ export interface TeamListResult {
   warnings: string[];
 }
 
-export type TeamResult =
-  | ({ action: "list" } & TeamListResult)
-  | ({ action: "invite" } & InviteResult)
-  | ({ action: "join" } & JoinResult)
-  | ({ action: "rotate" } & RotateResult);
+export type TeamResult = ({ action: "list" } & TeamListResult) | ({ action: "invite" } & InviteResult) | ({ action: "join" } & JoinResult) | ({ action: "rotate" } & RotateResult);
 
 const ACTIONS = ["list", "invite", "join", "rotate"] as const;
 
@@ -86,7 +82,11 @@ function listHuman(result: TeamListResult) {
   for (const h of result.handoffs) {
     // Titles come from teammates, links from the server: escaped, never raw.
     lines.push(oneLine(`${h.created_at}  ${h.card?.title ?? describeMissing(h)}${h.card?.publisher ? `  (${h.card.publisher})` : ""}`));
-    lines.push(oneLine(`    ${h.link}  ${h.max_views === null ? "unlimited views" : `max ${h.max_views} views`}, expires ${h.expires_at}, ${h.size} bytes${h.card_state === "readable" ? `; resume: handoff resume --team ${h.id}` : ""}`));
+    lines.push(
+      oneLine(
+        `    ${h.link}  ${h.max_views === null ? "unlimited views" : `max ${h.max_views} views`}, expires ${h.expires_at}, ${h.size} bytes${h.card_state === "readable" ? `; resume: handoff resume --team ${h.id}` : ""}`,
+      ),
+    );
   }
   const readable = result.handoffs.filter((h) => h.card_state === "readable").length;
   return {

@@ -16,7 +16,12 @@ export const command = implement<typeof validateSpec>()({
     const file = positionals[0]!;
     let text: string;
     try {
-      text = readTextFile(resolve(ctx.cwd, file), VALIDATE_LIMIT, { what: "the handoff", notUtf8Reason: "unreadable", keepBom: true, tooLargeHint: "check the path: that is too large to be a handoff" });
+      text = readTextFile(resolve(ctx.cwd, file), VALIDATE_LIMIT, {
+        what: "the handoff",
+        notUtf8Reason: "unreadable",
+        keepBom: true,
+        tooLargeHint: "check the path: that is too large to be a handoff",
+      });
     } catch (error) {
       // validate reports an unreadable file like an unparseable one (exit 2): see docs/cli.md.
       if (!isHandoffError(error)) throw error;
@@ -25,7 +30,9 @@ export const command = implement<typeof validateSpec>()({
     return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd, ctx.env) });
   },
   human: (report) =>
-    report.format === null ? { err: `handoff validate: ${terminalSafe(report.unparseable ?? "")}${"hint" in report && report.hint ? `\n  ${terminalSafe(String(report.hint))}` : ""}` } : { out: formatReport(report) },
+    report.format === null
+      ? { err: `handoff validate: ${terminalSafe(report.unparseable ?? "")}${"hint" in report && report.hint ? `\n  ${terminalSafe(String(report.hint))}` : ""}` }
+      : { out: formatReport(report) },
   outcome: (report) => (report.unparseable !== undefined ? "unparseable" : report.valid ? "ok" : "invalid_document"),
 });
 

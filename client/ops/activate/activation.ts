@@ -85,7 +85,14 @@ interface ManifestContext {
 function manifestContext(source: string, text: string): ManifestContext {
   const parsed = parseStrictJson(text);
   const schema = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { schema?: unknown }).schema : undefined;
-  let context: { policy?: { mode: ActivePointer["mode"] } | undefined; forbidden?: string[] | undefined; required?: { path?: string | undefined }[] | undefined; optional?: { path?: string | undefined }[] | undefined } | undefined;
+  let context:
+    | {
+        policy?: { mode: ActivePointer["mode"] } | undefined;
+        forbidden?: string[] | undefined;
+        required?: { path?: string | undefined }[] | undefined;
+        optional?: { path?: string | undefined }[] | undefined;
+      }
+    | undefined;
   if (schema === KERNEL_CHECKPOINT_SCHEMA_ID) {
     const check = validateKernelCheckpoint(parsed.ok ? parsed.value : undefined);
     if (!check.checkpoint) {
@@ -114,7 +121,8 @@ export function parseLedger(text: string, where: string): LedgerEntry[] {
   if (lines[lines.length - 1] === "") lines.pop();
   return lines.map((raw, index) => {
     const line = raw.replace(/\r$/, "");
-    const bad = (why: string) => new HandoffError("invalid_document", `${where} line ${index + 1}: ${why}`, { hint: "fix or remove that line, then deactivate again; the guard stays active until then" });
+    const bad = (why: string) =>
+      new HandoffError("invalid_document", `${where} line ${index + 1}: ${why}`, { hint: "fix or remove that line, then deactivate again; the guard stays active until then" });
     if (line === "") throw bad("blank entries are invalid");
     const parsed = parseStrictJson(line);
     if (!parsed.ok) throw bad(`invalid JSON: ${parsed.error.message}`);

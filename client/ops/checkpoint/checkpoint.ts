@@ -1,4 +1,4 @@
-import { basename, resolve, } from "node:path";
+import { basename, resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { buildCheckpoint, phaseSteps } from "../../../shared/kernel/build-checkpoint.js";
 import type { KernelCheckpoint } from "../../../shared/kernel/checkpoint.js";

@@ -18,7 +18,6 @@ import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, wri
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 
-
 export interface CreateOptions {
   body: string;
   title?: string;
@@ -242,7 +241,9 @@ function uncommittedNote(git: GitCapture, bundled: boolean): string {
 /** --with-changes needs a checkout with a commit to capture the changes against. */
 async function changesOf(git: GitCapture | undefined, env: Env): Promise<ChangesBundle> {
   if (!git?.head) {
-    throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", { hint: "run it in the checkout, or leave out --with-changes" });
+    throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", {
+      hint: "run it in the checkout, or leave out --with-changes",
+    });
   }
   const { captureChanges } = await import("../../lib/changes/capture.js");
   return captureChanges(git.toplevel, env);

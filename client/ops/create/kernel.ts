@@ -91,7 +91,10 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
     dirty,
     artifacts: options.pins.map((pin) => pinArtifact(resolve(options.cwd, pin), git.toplevel)),
   };
-  if (name === undefined) notes.push(`identity.name defaults to ${fallback === basename(git.toplevel) ? "the repository folder" : "the objective's goal"} "${captured.name}" unless the partial names one; pass --title to choose it`);
+  if (name === undefined)
+    notes.push(
+      `identity.name defaults to ${fallback === basename(git.toplevel) ? "the repository folder" : "the objective's goal"} "${captured.name}" unless the partial names one; pass --title to choose it`,
+    );
 
   const target = kernelTarget(options, git.toplevel, KERNEL_DIR, captured.name, now);
   const build = (path: string) => validated(buildKernelManifest(partial, captured, { manifestPath: promptPath(git.toplevel, path) }));
@@ -124,7 +127,6 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   return { result, document: written.text, label: { format: KERNEL_FORMAT, title: String(identity.name), created_at: captured.created } };
 }
 
-
 /** Repo-relative when the manifest lives in the repository (the prompt then works from any clone). */
 function promptPath(toplevel: string, path: string): string {
   return repoRelative(toplevel, path) ?? path;
@@ -148,6 +150,7 @@ function pinArtifact(path: string, toplevel: string): PinnedArtifact {
     throw new HandoffError("usage", `--pin ${path} is outside the repository ${toplevel}`, { hint: "pin files inside the repository" });
   }
   const sha256 = hashPinnedFile(path, { what: "--pin" });
-  if (sha256 === "too_large") throw new HandoffError("too_large", `--pin ${path} is larger than ${PINNED_FILE_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files (resume could not check a bigger one either)" });
+  if (sha256 === "too_large")
+    throw new HandoffError("too_large", `--pin ${path} is larger than ${PINNED_FILE_LIMIT / 1024 / 1024} MiB`, { hint: "pin smaller files (resume could not check a bigger one either)" });
   return { path: inRepo, sha256 };
 }

@@ -270,7 +270,14 @@ function indexKernelFiles(files: Omit<KernelCandidate, "frontmatter" | "reason">
     const candidate: KernelCandidate = { ...file };
     try {
       const bytes = readRegularFile(file.path, KERNEL_FILE_LIMIT, { what: "a kernel manifest", noFollow: true });
-      const index = bytes === "too_large" ? { ok: false as const, reason: "larger than 1 MiB" } : kernelIndex(new TextDecoder().decode(bytes), { ...(current.repository ? { repository: current.repository } : {}), ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}), cwd: current.toplevel! });
+      const index =
+        bytes === "too_large"
+          ? { ok: false as const, reason: "larger than 1 MiB" }
+          : kernelIndex(new TextDecoder().decode(bytes), {
+              ...(current.repository ? { repository: current.repository } : {}),
+              ...(current.repo_root_sha ? { repo_root_sha: current.repo_root_sha } : {}),
+              cwd: current.toplevel!,
+            });
       if (index.ok) candidate.frontmatter = index.frontmatter;
       else candidate.reason = index.reason;
     } catch {

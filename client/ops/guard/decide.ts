@@ -273,7 +273,12 @@ class PathPolicy {
           const rel = this.relpath(ex.replace(/\/\*\*$|\/\*$/, ""));
           return rel.split("|").some((candidate) => candidate === prefix || (prefix.startsWith(`${candidate}/`) && candidate !== "."));
         });
-        if (!excluded) return { action: "block", reason: `'git ${sub}' can print files under '${scope}', which may include forbidden glob '${glob}'; name pathspecs that avoid it, or exclude it (-- . ':!${stripSlash(fixedPrefix(this.clean(glob))) || glob}')`, targets: [this.relpath(scope)] };
+        if (!excluded)
+          return {
+            action: "block",
+            reason: `'git ${sub}' can print files under '${scope}', which may include forbidden glob '${glob}'; name pathspecs that avoid it, or exclude it (-- . ':!${stripSlash(fixedPrefix(this.clean(glob))) || glob}')`,
+            targets: [this.relpath(scope)],
+          };
       }
     } finally {
       this.cwd = saved;
@@ -360,7 +365,9 @@ class PathPolicy {
   private patternReaches(pattern: string): string | undefined {
     const rel = this.fromRoot(this.absolute(pattern)).split("/").filter(Boolean);
     for (const glob of this.forbidden) {
-      const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, ""))).split("/").filter(Boolean);
+      const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "")))
+        .split("/")
+        .filter(Boolean);
       if (prefix.length === 0) return glob;
       let reaches = true;
       for (let i = 0; i < Math.min(rel.length, prefix.length); i++) {
@@ -398,4 +405,3 @@ function resolveFrom(dir: string, path: string): string {
 function stripSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
-

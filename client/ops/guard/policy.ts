@@ -112,10 +112,7 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
         decision.targets.map((path) => ({ path, reason: UNSTATED_REASON, ts })),
       );
     } catch (cause) {
-      return block(
-        root,
-        `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${describeFsError(cause)}); blocking to keep the receipt complete.`,
-      );
+      return block(root, `handoff guard: bounded access allowed but the ledger ${join(root, LEDGER_PATH)} could not be appended (${describeFsError(cause)}); blocking to keep the receipt complete.`);
     }
   }
   return { allowed: true, message: "", root, decision };

@@ -75,17 +75,21 @@ function refuseSymlinks(target: string, files: string[]): void {
   }
   for (const path of paths) {
     if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new HandoffError("unsafe_store", `${path} is a symlink; not installing through it`, { hint: "remove the symlink (or replace it with a real folder), or pass --dir D to install elsewhere" });
+      throw new HandoffError("unsafe_store", `${path} is a symlink; not installing through it`, {
+        hint: "remove the symlink (or replace it with a real folder), or pass --dir D to install elsewhere",
+      });
     }
   }
 }
 
 function listFiles(root: string, dir = root): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return listFiles(root, path);
-    return entry.isFile() ? [relative(root, path)] : [];
-  }).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return listFiles(root, path);
+      return entry.isFile() ? [relative(root, path)] : [];
+    })
+    .sort();
 }
 
 export function installSkill(options: InstallSkillOptions): InstallSkillResult {

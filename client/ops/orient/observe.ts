@@ -186,7 +186,8 @@ async function whereIsBranch(branch: string, recordedHead: string | undefined, o
   const remotes = (await remoteNames(toplevel, env)).filter((remote) => names.includes(`refs/remotes/${remote}/${branch}`));
   if (!local && remotes.length === 0) return {};
   const ref = local ? `refs/heads/${branch}` : `refs/remotes/${remotes[0]}/${branch}`;
-  const holdsHead = recordedHead !== undefined && !observed.headUnreachable && HEX_COMMIT.test(recordedHead) && (await run(["merge-base", "--is-ancestor", recordedHead, ref], toplevel, env)).code === 0;
+  const holdsHead =
+    recordedHead !== undefined && !observed.headUnreachable && HEX_COMMIT.test(recordedHead) && (await run(["merge-base", "--is-ancestor", recordedHead, ref], toplevel, env)).code === 0;
   return { recordedBranch: { local, remotes, holdsHead } };
 }
 
@@ -206,7 +207,12 @@ async function fetchRemote(branch: string | undefined, current: string | undefin
 
 async function remoteNames(toplevel: string, env: Env): Promise<string[]> {
   const listed = await run(["remote"], toplevel, env);
-  return listed.code === 0 ? listed.stdout.split("\n").map((r) => r.trim()).filter(Boolean) : [];
+  return listed.code === 0
+    ? listed.stdout
+        .split("\n")
+        .map((r) => r.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function run(args: string[], cwd: string, env: Env): Promise<{ code: number; stdout: string }> {

@@ -51,14 +51,18 @@ export async function orientFromText(source: string, text: string, context: { cw
   const workflow = (doc.manifest as { workflow?: { phases?: unknown; invalidation_rules?: unknown } } | undefined)?.workflow;
   const phases = Array.isArray(workflow?.phases) ? (workflow.phases as OrientationResult["phases"]).filter((p) => typeof p?.name === "string") : [];
   const rules = Array.isArray(workflow?.invalidation_rules) ? (workflow.invalidation_rules as Parameters<typeof applyInvalidationRules>[1]) : [];
-  const invalidation = applyInvalidationRules(phases, rules.filter((r) => typeof r?.when?.event === "string" && Array.isArray(r.invalidates)), drift, matchGlob);
+  const invalidation = applyInvalidationRules(
+    phases,
+    rules.filter((r) => typeof r?.when?.event === "string" && Array.isArray(r.invalidates)),
+    drift,
+    matchGlob,
+  );
 
   // Progress and unfinished work follow the phases as the rules left them: a phase invalidated
   // by drift is unfinished work, never "inherited" progress next to a Phases list saying otherwise.
   const changed = invalidation.phases.some((p, i) => p.status !== phases[i]?.status);
-  const oriented = changed && doc.manifest !== undefined
-    ? extractOrientation({ ...doc, manifest: { ...(doc.manifest as object), workflow: { ...(workflow as object), phases: invalidation.phases } } })
-    : orientation;
+  const oriented =
+    changed && doc.manifest !== undefined ? extractOrientation({ ...doc, manifest: { ...(doc.manifest as object), workflow: { ...(workflow as object), phases: invalidation.phases } } }) : orientation;
   const hard = hasHardDivergence(drift);
   return {
     source,
@@ -96,7 +100,11 @@ const FIX_LABEL: Record<DriftCase, string> = {
  * ```
  */
 export function isTask(item: string): boolean {
-  const words = item.trim().split(/\s+/).slice(0, 6).map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
+  const words = item
+    .trim()
+    .split(/\s+/)
+    .slice(0, 6)
+    .map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
   // "is" as the second or third word: a one- or two-word subject stated ("tests are red"); later,
   // it sits in a clause of an instruction ("make sure the build is green").
   const verb = words.findIndex((w) => STATE_VERBS.has(w));

@@ -65,7 +65,6 @@ export interface PublishResult {
   changes?: ChangesSummary;
 }
 
-
 /** What the holder of the link can do depends on its scope: a team link also needs a team token. */
 export function shareWarnings(scope: Scope): string[] {
   return [
@@ -89,7 +88,10 @@ async function changesFor(path: string, text: string, cwd: string, env: Env): Pr
   const beside = readChangesBeside(path, text);
   if (beside) return beside;
   const git = await captureGit(cwd, env);
-  if (!git?.head) throw new HandoffError("usage", "--with-changes: the handoff names no changes bundle, and this folder is not a git checkout with a commit to capture one from", { hint: "run it in the checkout, or leave out --with-changes" });
+  if (!git?.head)
+    throw new HandoffError("usage", "--with-changes: the handoff names no changes bundle, and this folder is not a git checkout with a commit to capture one from", {
+      hint: "run it in the checkout, or leave out --with-changes",
+    });
   const { captureChanges } = await import("../../lib/changes/capture.js");
   return encodeChanges(await captureChanges(git.toplevel, env));
 }
@@ -157,7 +159,15 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
 
   let published;
   try {
-    const request = { ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}), maxViews: options.maxViews, scope: options.scope, readToken, passphrase: passKey !== undefined, ...(token ? { token } : {}), ...call };
+    const request = {
+      ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}),
+      maxViews: options.maxViews,
+      scope: options.scope,
+      readToken,
+      passphrase: passKey !== undefined,
+      ...(token ? { token } : {}),
+      ...call,
+    };
     const send = async () => {
       const sealed = await team?.seal();
       return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
@@ -170,8 +180,17 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     // A value this server refuses (its own --expires bounds) is never offered again: the retry
     // drops it, so the server's default applies.
     const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
-    const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace("<SERVER>", server);
-    const hint = refused ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts` : error.hint ? (/\bretry$/.test(error.hint) ? error.hint : `${error.hint}; then retry`) : "retry";
+    const again = (refused === "--expires" ? retryCommand({ ...options, expiresIn: undefined }) : refused === "--max-views" ? retryCommand({ ...options, maxViews: null }) : retry).replace(
+      "<SERVER>",
+      server,
+    );
+    const hint = refused
+      ? `this server refuses that ${refused}; retry without it (the server's default), or with a value it accepts`
+      : error.hint
+        ? /\bretry$/.test(error.hint)
+          ? error.hint
+          : `${error.hint}; then retry`
+        : "retry";
     throw new HandoffError(error.reason, `${refused === "--expires" ? expiresInWords(error.message, options.expiresIn) : error.message}; the local handoff is kept: ${options.path}`, {
       // The transport's hints already end in "then retry": the command completes the sentence.
       hint: `${hint}: ${again}`,
@@ -242,7 +261,10 @@ async function teamCardFor(server: string, deps: PublishDeps, input: { text: str
   const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
   const current = ring.keys[0];
   if (current === undefined) {
-    return { warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`, seal: async () => undefined };
+    return {
+      warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`,
+      seal: async () => undefined,
+    };
   }
   const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
   return {

@@ -53,9 +53,7 @@ describe("serialise then read: every field round-trips exactly", () => {
 
   it("writes the keys in the contract's order, optional ones only when present", () => {
     const text = serializeCeFrontmatter({ ...base, head: "a".repeat(40), resume_focus: "next" });
-    expect(text.split("\n").map((l) => l.split(":")[0])).toEqual([
-      "---", "artifact_contract", "created_at", "title", "summary", "keywords", "cwd", "resume_focus", "head", "---", "",
-    ]);
+    expect(text.split("\n").map((l) => l.split(":")[0])).toEqual(["---", "artifact_contract", "created_at", "title", "summary", "keywords", "cwd", "resume_focus", "head", "---", ""]);
     expect(text).toContain('keywords: ["auth", "tokens"]');
   });
 
@@ -86,7 +84,12 @@ describe("readFrontmatter bounds and openers", () => {
     { name: "other tools' YAML: plain, single quotes, block list", text: "---\ntitle: Plain title\nsummary: 'it''s'\nkeywords:\n  - a\n  - b\n---\n", kind: "indexed" },
     { name: "duplicate keys are an error, not last-wins", text: '---\ntitle: "a"\ntitle: "b"\n---\n', kind: "unindexed", code: "invalid_yaml" },
     { name: "custom tag rejected", text: "---\ntitle: !!js/function 'x'\n---\n", kind: "unindexed", code: "invalid_yaml" },
-    { name: "alias bomb stops", text: `---\na: &a ["x","x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 12 }, (_, i) => `b${i}: [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]`).join("\n")}\n---\n`, kind: "unindexed", code: "invalid_yaml" },
+    {
+      name: "alias bomb stops",
+      text: `---\na: &a ["x","x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 12 }, (_, i) => `b${i}: [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]`).join("\n")}\n---\n`,
+      kind: "unindexed",
+      code: "invalid_yaml",
+    },
     { name: "a scalar is not a mapping", text: "---\njust text\n---\n", kind: "unindexed", code: "invalid_yaml" },
     { name: "invalid UTF-8", text: new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0x74, 0x3a, 0x20, 0xff, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]), kind: "unindexed", code: "not_utf8" },
   ];
@@ -135,7 +138,10 @@ describe("readFrontmatter bounds and openers", () => {
 
 describe("parseCeDocument issues", () => {
   const doc = (fm: Record<string, unknown>, body = "# B\n") =>
-    `---\n${Object.entries(fm).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n")}\n---\n\n${body}`;
+    `---\n${Object.entries(fm)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join("\n")}\n---\n\n${body}`;
   const table: { name: string; text: string; issues: string[]; unparseable?: boolean }[] = [
     { name: "valid", text: doc(base), issues: [] },
     { name: "unknown keys are tolerated", text: doc({ ...base, status: "open", x_tool: 1 }), issues: [] },

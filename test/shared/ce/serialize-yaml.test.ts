@@ -23,10 +23,7 @@ const HOSTILE: [string, string][] = [
 ];
 
 function document(value: string): string {
-  return serializeCeDocument(
-    { artifact_contract: CE_CONTRACT, created_at: "2026-07-10T09:30:00Z", title: `t${value}t`, summary: `s${value}s`, keywords: [`k${value}`], cwd: "/w" },
-    "# Body\n",
-  );
+  return serializeCeDocument({ artifact_contract: CE_CONTRACT, created_at: "2026-07-10T09:30:00Z", title: `t${value}t`, summary: `s${value}s`, keywords: [`k${value}`], cwd: "/w" }, "# Body\n");
 }
 
 describe("the ce-handoff serializer and a strict YAML 1.2 parser", () => {
@@ -44,7 +41,12 @@ describe("the ce-handoff serializer and a strict YAML 1.2 parser", () => {
     expect(strictYaml12Problems(frontmatterOf(document("\udc00"))!)).toEqual([]);
   });
 
-  it.each([["DEL", "\u007f"], ["C1", "\u0090"], ["U+FFFE", "\ufffe"], ["BOM", "\ufeff"]])("the check itself rejects a raw %s", (_name, raw) => {
+  it.each([
+    ["DEL", "\u007f"],
+    ["C1", "\u0090"],
+    ["U+FFFE", "\ufffe"],
+    ["BOM", "\ufeff"],
+  ])("the check itself rejects a raw %s", (_name, raw) => {
     expect(strictYaml12Problems(`title: "a${raw}b"\n`)).not.toEqual([]);
   });
 });

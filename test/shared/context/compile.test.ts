@@ -64,7 +64,16 @@ describe("compileContext", () => {
     const big = "x".repeat(400);
     const repo = repoWith({ "a.md": big, "b.md": big, "c.md": "small", "d.md": "small" });
     const bundle = await compileContext(
-      { context: { required: [{ path: "a.md", reason: "ra" }, { path: "b.md", reason: "rb" }], optional: [{ path: "c.md" }, { path: "d.md" }], budget: { target_tokens: 50, max_tokens: 150 } } },
+      {
+        context: {
+          required: [
+            { path: "a.md", reason: "ra" },
+            { path: "b.md", reason: "rb" },
+          ],
+          optional: [{ path: "c.md" }, { path: "d.md" }],
+          budget: { target_tokens: 50, max_tokens: 150 },
+        },
+      },
       repo.resolve,
       matchGlob,
     );
@@ -83,7 +92,15 @@ describe("compileContext", () => {
   });
 
   it.each([
-    ["", 0], ["a", 0], ["ab", 0], ["abc", 1], ["abcd", 1], ["abcdefghij", 2], ["abcdefghijklmn", 4], ["😀😀", 0], ["é".repeat(6), 2],
+    ["", 0],
+    ["a", 0],
+    ["ab", 0],
+    ["abc", 1],
+    ["abcd", 1],
+    ["abcdefghij", 2],
+    ["abcdefghijklmn", 4],
+    ["😀😀", 0],
+    ["é".repeat(6), 2],
   ])("estimateTokens(%j) is Python's round(len / 4) = %i", (text, tokens) => expect(estimateTokens(text)).toBe(tokens));
 
   it("a piece that lands exactly on max_tokens is within the budget", async () => {
@@ -147,9 +164,13 @@ describe("compileContext", () => {
   });
 
   it("accepts a synchronous resolver and an empty context", async () => {
-    const bundle = await compileContext({}, () => {
-      throw new Error("never called");
-    }, matchGlob);
+    const bundle = await compileContext(
+      {},
+      () => {
+        throw new Error("never called");
+      },
+      matchGlob,
+    );
     expect(bundle).toEqual({ pieces: [], total_estimated_tokens: 0, budget: {} });
   });
 });

@@ -23,7 +23,12 @@ describe("resolveSelector: whole files and sources", () => {
     { name: "whole file", selector: { path: "a.md" }, source: { text: "hello\n" }, expected: { outcome: "resolved", text: "hello\n" } },
     { name: "empty file", selector: { path: "a.md" }, source: { text: "  \n" }, expected: { outcome: "empty", text: "  \n", note: "file is empty" } },
     { name: "missing file", selector: { path: "a.md" }, source: { missing: true }, expected: { outcome: "missing", text: "", note: "file missing" } },
-    { name: "missing with the client's reason", selector: { path: "a.md" }, source: { missing: true, note: "not a regular file" }, expected: { outcome: "missing", text: "", note: "not a regular file" } },
+    {
+      name: "missing with the client's reason",
+      selector: { path: "a.md" },
+      source: { missing: true, note: "not a regular file" },
+      expected: { outcome: "missing", text: "", note: "not a regular file" },
+    },
     { name: "forbidden is never read", selector: { path: "a.md" }, source: { forbidden: true, text: "secret" }, expected: { outcome: "invalid", text: "", note: "forbidden" } },
     { name: "git diff", selector: { git_diff: "a..b" }, source: { diff: "diff --git a/x b/x\n+1" }, expected: { outcome: "resolved", text: "diff --git a/x b/x\n+1" } },
     { name: "git diff without changes", selector: { git_diff: "a..b" }, source: { diff: "" }, expected: { outcome: "empty", text: "", note: "no changes between the revisions" } },
@@ -50,14 +55,31 @@ describe("resolveSelector: lines", () => {
 });
 
 describe("resolveSelector: heading", () => {
-  const section7 = ["## 7. Files to modify", "", "- docs/MIGRATION-8.md", "- README.md", "", "### 7.1 Details", "", "Nested detail stays in section 7.", "",
-    "```markdown", "## 12. Commit plan", "This is inside a fence and is not the heading.", "```"].join("\n");
+  const section7 = [
+    "## 7. Files to modify",
+    "",
+    "- docs/MIGRATION-8.md",
+    "- README.md",
+    "",
+    "### 7.1 Details",
+    "",
+    "Nested detail stays in section 7.",
+    "",
+    "```markdown",
+    "## 12. Commit plan",
+    "This is inside a fence and is not the heading.",
+    "```",
+  ].join("\n");
   it.each<{ name: string; heading: string; expected: Expect }>([
     { name: "to the next heading of the same level, nested levels and fenced heading included", heading: "## 7. Files to modify", expected: { outcome: "resolved", text: section7 } },
     { name: "the real heading, not the one quoted in a fence", heading: "## 12. Commit plan", expected: { outcome: "resolved", text: "## 12. Commit plan\n\n1. docs commit\n2. release commit" } },
     { name: "a nested heading ends at a higher level", heading: "### 7.1 Details", expected: { outcome: "resolved", text: section7.slice(section7.indexOf("### 7.1")) } },
     { name: "a level-1 heading runs to the end", heading: "# Appendix", expected: { outcome: "resolved", text: "# Appendix\n\nClosing text." } },
-    { name: "case and spacing differences match, with a note", heading: "##   12.  commit PLAN", expected: { outcome: "resolved", text: "## 12. Commit plan\n\n1. docs commit\n2. release commit", note: "heading matched ignoring case and spacing" } },
+    {
+      name: "case and spacing differences match, with a note",
+      heading: "##   12.  commit PLAN",
+      expected: { outcome: "resolved", text: "## 12. Commit plan\n\n1. docs commit\n2. release commit", note: "heading matched ignoring case and spacing" },
+    },
     { name: "text without # matches any level", heading: "Appendix", expected: { outcome: "resolved", text: "# Appendix\n\nClosing text." } },
     { name: "the level must match", heading: "### 12. Commit plan", expected: { outcome: "missing", text: "", note: "heading not found" } },
     { name: "missing heading", heading: "## 99. Nope", expected: { outcome: "missing", text: "", note: "heading not found" } },
@@ -73,18 +95,31 @@ describe("resolveSelector: grep", () => {
       name: "context 1 keeps windows apart",
       grep: "TODO",
       context: 1,
-      expected: { outcome: "resolved", text: ["alpha", "beta TODO one", "gamma", "--", "zeta", "eta TODO two", "theta", "--", "nu", "xi TODO three"].join("\n"), note: "3 matching lines; lines 1-3, 6-8, 13-14" },
+      expected: {
+        outcome: "resolved",
+        text: ["alpha", "beta TODO one", "gamma", "--", "zeta", "eta TODO two", "theta", "--", "nu", "xi TODO three"].join("\n"),
+        note: "3 matching lines; lines 1-3, 6-8, 13-14",
+      },
     },
     { name: "touching windows merge", grep: "gamma|epsilon", context: 0, expected: { outcome: "resolved", text: "gamma\n--\nepsilon", note: "2 matching lines; lines 3-3, 5-5" } },
     { name: "adjacent matches merge", grep: "^(gamma|delta)$", context: 0, expected: { outcome: "resolved", text: "gamma\ndelta", note: "2 matching lines; lines 3-4" } },
     { name: "regex", grep: "^(beta|xi) ", context: 0, expected: { outcome: "resolved", text: "beta TODO one\n--\nxi TODO three", note: "2 matching lines; lines 2-2, 14-14" } },
-    { name: "invalid regex is a literal", grep: "TODO one(", context: 0, expected: { outcome: "empty", text: "", note: "no line matches; pattern matched as literal text (not a valid regular expression)" } },
+    {
+      name: "invalid regex is a literal",
+      grep: "TODO one(",
+      context: 0,
+      expected: { outcome: "empty", text: "", note: "no line matches; pattern matched as literal text (not a valid regular expression)" },
+    },
     { name: "no match", grep: "omega", expected: { outcome: "empty", text: "", note: "no line matches" } },
     { name: "context is clamped", grep: "alpha", context: 1000, expected: { outcome: "resolved", text, note: "1 matching line; lines 1-14; context clamped to 100" } },
   ])("$name", ({ grep, context, expected }) => check({ path: "a.txt", grep, ...(context === undefined ? {} : { context }) }, { text }, expected));
 
   it("a literal fallback still finds the text", () => {
-    check({ path: "a.txt", grep: "f(x", context: 0 }, { text: "a\ny = f(x\nb" }, { outcome: "resolved", text: "y = f(x", note: "1 matching line; lines 2-2; pattern matched as literal text (not a valid regular expression)" });
+    check(
+      { path: "a.txt", grep: "f(x", context: 0 },
+      { text: "a\ny = f(x\nb" },
+      { outcome: "resolved", text: "y = f(x", note: "1 matching line; lines 2-2; pattern matched as literal text (not a valid regular expression)" },
+    );
   });
 
   it("pathological patterns run as literals and finish", () => {
@@ -148,7 +183,10 @@ describe("selectorProblem and selectorSummary", () => {
     [{ path: "C:\\x" }, undefined], // a relative name with a colon, as the reference reads it
     [{ path: "docs/../../x" }, "path climbs out of the repository with '..'"],
     [{ path: "docs/../README.md" }, undefined],
-    [{ git_diff: "--output=x" }, "git_diff must be a revision or a range like main..HEAD or main...HEAD~2, each side starting with a letter or digit and made of letters, digits and . _ / @ { } ^ ~ + -"],
+    [
+      { git_diff: "--output=x" },
+      "git_diff must be a revision or a range like main..HEAD or main...HEAD~2, each side starting with a letter or digit and made of letters, digits and . _ / @ { } ^ ~ + -",
+    ],
     [{ path: 3 }, "selector is malformed at path: Invalid input: expected string, received number"],
     [{ path: "a", grep: "x", context: -1 }, "selector is malformed at context: Too small: expected number to be >=0"],
   ])("%j -> %s", (selector, problem) => {

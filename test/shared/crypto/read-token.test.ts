@@ -33,8 +33,11 @@ describe("deriveReadToken", () => {
     expect(String((error as Error).message)).not.toContain("short-key");
   });
 
-  it.each([["", false], ["A".repeat(43), true], ["A".repeat(42) + "B", false], ["!".repeat(43), false], ["A".repeat(44), false]])(
-    "isReadToken(%j) is %s",
-    (text, expected) => expect(isReadToken(text)).toBe(expected),
-  );
+  it.each([
+    ["", false],
+    ["A".repeat(43), true],
+    ["A".repeat(42) + "B", false],
+    ["!".repeat(43), false],
+    ["A".repeat(44), false],
+  ])("isReadToken(%j) is %s", (text, expected) => expect(isReadToken(text)).toBe(expected));
 });

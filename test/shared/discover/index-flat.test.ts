@@ -10,7 +10,27 @@ import { candidateFrontmatter } from "../../../shared/discover/rank.js";
 // record (scanFrontmatter, then candidateFrontmatter). These tests hold the two to one answer
 // over lines built to hit every branch of the grammar, and hold the flat reading to YAML's.
 
-const KEYS = ["title", "summary", "created_at", "cwd", "keywords", "artifact_contract", "branch", "worktree_path", "repo_root_sha", "x-tool", "__proto__", "constructor", "Title", "_private", "a-b", "9lives", "bad key", "ключ", ""];
+const KEYS = [
+  "title",
+  "summary",
+  "created_at",
+  "cwd",
+  "keywords",
+  "artifact_contract",
+  "branch",
+  "worktree_path",
+  "repo_root_sha",
+  "x-tool",
+  "__proto__",
+  "constructor",
+  "Title",
+  "_private",
+  "a-b",
+  "9lives",
+  "bad key",
+  "ключ",
+  "",
+];
 const LITERALS = [
   '"plain"',
   '""',
@@ -122,18 +142,18 @@ describe("indexFlatFrontmatter gives what the record gives", () => {
   it.each([
     ['title: "Auth"\nkeywords: ["a", 3]\ncwd: 7\n', { title: "Auth", keywords: ["a"] }],
     ['title: "a"\ntitle: "b"\n', undefined],
-    ['x: 1\nx: 2\n', undefined],
+    ["x: 1\nx: 2\n", undefined],
     ['__proto__: "p"\ntitle: "t"\n', { title: "t" }],
     ['title: "crlf"\r\nsummary: "s"\r\n', { title: "crlf", summary: "s" }],
     // A lone CR is a line break to YAML: not flat, and YAML decides.
     ['title: "two crs"\r\r\n', undefined],
     ['\r\ntitle: "blank CRLF line first"\n', { title: "blank CRLF line first" }],
     ['title:"no gap"\n', undefined],
-    ['title: \n', undefined],
-    ["# comment\n\n   \ntitle: \"t\"\n", { title: "t" }],
+    ["title: \n", undefined],
+    ['# comment\n\n   \ntitle: "t"\n', { title: "t" }],
     ['  title: "indented"\n', undefined],
     ['title: "esc\\u0041ped"\n', { title: "escAped" }],
-    ['artifact_contract: nope\n', undefined],
+    ["artifact_contract: nope\n", undefined],
     ['artifact_contract: 7\ntitle: "t"\n', { title: "t" }],
   ])("%j", (block, expected) => {
     expect(indexFlatFrontmatter(block)).toEqual(expected);
@@ -176,11 +196,14 @@ describe("indexWrittenShape: one match for what create writes, the general path'
   const MUTATIONS: [string, (head: string) => string][] = [
     ["CRLF", (head) => head.replaceAll("\n", "\r\n")],
     ["CRLF on one line", (head) => head.replace("\n", "\r\n")],
-    ["two lines swapped", (head) => {
-      const lines = head.split("\n");
-      [lines[2], lines[3]] = [lines[3]!, lines[2]!];
-      return lines.join("\n");
-    }],
+    [
+      "two lines swapped",
+      (head) => {
+        const lines = head.split("\n");
+        [lines[2], lines[3]] = [lines[3]!, lines[2]!];
+        return lines.join("\n");
+      },
+    ],
     ["a line twice", (head) => head.replace(/\ntitle: [^\n]*\n/, (line) => line + line.slice(1))],
     ["an unknown key", (head) => head.replace("\n---\n", '\nx-tool: "v"\n---\n')],
     ["two spaces after a colon", (head) => head.replace("title: ", "title:  ")],

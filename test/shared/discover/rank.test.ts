@@ -74,10 +74,7 @@ describe("rankCandidates: order", () => {
     },
     {
       name: "all keywords matched beats one keyword matched",
-      candidates: [
-        candidate("/s/one.md", { title: "auth", created_at: created(1) }),
-        candidate("/s/both.md", { title: "auth cache", created_at: created(1) }),
-      ],
+      candidates: [candidate("/s/one.md", { title: "auth", created_at: created(1) }), candidate("/s/both.md", { title: "auth cache", created_at: created(1) })],
       query: query(["auth", "cache"]),
       order: ["/s/both.md", "/s/one.md"],
     },
@@ -140,12 +137,7 @@ describe("rankCandidates: reasons", () => {
       name: "unindexed: labelled, file name, location, mtime",
       candidate: candidate(`/root/ce-handoff/app-${ROOT.slice(0, 12)}/fix-login.md`, undefined, 24 * 14),
       query: query(["login"], { repo_root_sha: ROOT }),
-      reasons: [
-        "unindexed: no frontmatter, ranked by file name and age only",
-        "file name matches 'login'",
-        "stored in this repository's handoff folder",
-        "modified 2 weeks ago",
-      ],
+      reasons: ["unindexed: no frontmatter, ranked by file name and age only", "file name matches 'login'", "stored in this repository's handoff folder", "modified 2 weeks ago"],
     },
     {
       name: "summary and resume focus prefix matches",

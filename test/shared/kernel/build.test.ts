@@ -144,7 +144,11 @@ describe("buildKernelManifest", () => {
     expect((manifest as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it.each([["a string", "goal"], ["an array", []], ["a number", 3]])("refuses %s as the partial", (_name, value) => {
+  it.each([
+    ["a string", "goal"],
+    ["an array", []],
+    ["a number", 3],
+  ])("refuses %s as the partial", (_name, value) => {
     let error: unknown;
     try {
       buildKernelManifest(value, captured);

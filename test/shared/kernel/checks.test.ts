@@ -37,15 +37,12 @@ describe("parseLineRange", () => {
     ["10-200", { start: 10, end: 200 }],
   ])("parses %s", (text, expected) => expect(parseLineRange(text)).toEqual(expected));
 
-  it.each(["0-3", "3-1", "1", "1-", "-3", "a-b", " 1-2", "1 - 2", "01-2", "1-2-3", "1-9999999999"])("rejects %j", (text) =>
-    expect(parseLineRange(text)).toBeUndefined(),
-  );
+  it.each(["0-3", "3-1", "1", "1-", "-3", "a-b", " 1-2", "1 - 2", "01-2", "1-2-3", "1-9999999999"])("rejects %j", (text) => expect(parseLineRange(text)).toBeUndefined());
 });
 
 describe("checkGitDiff (kernel's reference grammar)", () => {
-  it.each(["HEAD", "main..HEAD", "v1.2.0...feat/x", "HEAD~3..HEAD^", "HEAD@{1}..HEAD", "12397de..f80b215", "a-b..c_d", "v1+build", "a.b"])(
-    "accepts %s",
-    (text) => expect(checkGitDiff(text)).toBeUndefined(),
+  it.each(["HEAD", "main..HEAD", "v1.2.0...feat/x", "HEAD~3..HEAD^", "HEAD@{1}..HEAD", "12397de..f80b215", "a-b..c_d", "v1+build", "a.b"])("accepts %s", (text) =>
+    expect(checkGitDiff(text)).toBeUndefined(),
   );
 
   it.each(["", "--output=/tmp/x", "-p", "main..-x", "..HEAD", "HEAD..", "a..b..c", "a....b", "main HEAD", "main\tHEAD", "a;rm -rf", "$(id)", "a\nb", "@{u}", "origin/main...@", ".a"])(

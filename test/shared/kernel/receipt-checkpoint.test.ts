@@ -57,12 +57,18 @@ describe("validateContextReceipt", () => {
   });
 
   it.each([
-    ["authorized fallback with a reason", (d: Doc) => Object.assign(d, { requested_model: "big", observed_model: "small", fallback_authorized: true, fallback_reason: "contract allows smaller model" })],
+    [
+      "authorized fallback with a reason",
+      (d: Doc) => Object.assign(d, { requested_model: "big", observed_model: "small", fallback_authorized: true, fallback_reason: "contract allows smaller model" }),
+    ],
     ["protected with distinct identities", (d: Doc) => Object.assign(d, { safety: "protected", builder_identity: "a", verifier_identity: "b" })],
     ["migrated unknown safety", (d: Doc) => Object.assign(d, { safety: "unknown", migrated_fields: ["safety", "observed_model"] })],
-    ["minimal", (d: Doc) => {
-      for (const key of ["created", "target_budget_tokens", "maximum_budget_tokens", "selections", "loads_beyond_manifest"]) delete d[key];
-    }],
+    [
+      "minimal",
+      (d: Doc) => {
+        for (const key of ["created", "target_budget_tokens", "maximum_budget_tokens", "selections", "loads_beyond_manifest"]) delete d[key];
+      },
+    ],
   ])("accepts %s", (_name, change) => {
     expect(validateContextReceipt(edit(receipt, change)).issues).toEqual([]);
   });
@@ -76,8 +82,18 @@ describe("validateContextReceipt", () => {
     ["selection outcome", (d: Doc) => (d.selections[0].outcome = "ok"), "selections[0].outcome", /one of/],
     ["selection without tokens", (d: Doc) => delete d.selections[0].estimated_tokens, "selections[0].estimated_tokens", /is required/],
     ["load without path", (d: Doc) => delete d.loads_beyond_manifest[0].path, "loads_beyond_manifest[0].path", /is required/],
-    ["fallback without reason", (d: Doc) => Object.assign(d, { requested_model: "a", observed_model: "b", fallback_authorized: true }), "fallback_reason", /required and must not be empty when fallback_authorized/],
-    ["fallback with blank reason", (d: Doc) => Object.assign(d, { requested_model: "a", observed_model: "b", fallback_authorized: true, fallback_reason: "\u001f " }), "fallback_reason", /must not be empty/],
+    [
+      "fallback without reason",
+      (d: Doc) => Object.assign(d, { requested_model: "a", observed_model: "b", fallback_authorized: true }),
+      "fallback_reason",
+      /required and must not be empty when fallback_authorized/,
+    ],
+    [
+      "fallback with blank reason",
+      (d: Doc) => Object.assign(d, { requested_model: "a", observed_model: "b", fallback_authorized: true, fallback_reason: "\u001f " }),
+      "fallback_reason",
+      /must not be empty/,
+    ],
     ["fallback without a mismatch", (d: Doc) => Object.assign(d, { fallback_authorized: true, fallback_reason: "x" }), "fallback_authorized", /no observed model or effort differs/],
     ["mismatch without fallback", (d: Doc) => Object.assign(d, { requested_effort: "high", observed_effort: "low" }), "fallback_authorized", /pre-authorized fallback/],
     ["blank model", (d: Doc) => (d.requested_model = "\u0085"), "requested_model", /non-empty value or 'unavailable'/],

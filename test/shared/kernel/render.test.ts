@@ -72,7 +72,11 @@ describe("renderKernelMarkdown", () => {
       else if (at !== "schema") leaves.push(at);
     };
     walk(full, "");
-    const get = (path: string) => path.split(/\.|\[|\]/).filter(Boolean).reduce<any>((node, key) => node[key], full);
+    const get = (path: string) =>
+      path
+        .split(/\.|\[|\]/)
+        .filter(Boolean)
+        .reduce<any>((node, key) => node[key], full);
     const missing = leaves.filter((path) => {
       const value = get(path);
       if (typeof value === "boolean") return !markdown.includes(value ? "Uncommitted changes: yes" : "Uncommitted changes: no");
@@ -90,7 +94,10 @@ describe("renderKernelMarkdown", () => {
     ["a fence", "```js", "\\```js"],
     ["an HTML block", "<script>alert(1)</script>", "\\<script>alert(1)\\</script>"],
   ])("escapes %s in a value", (_name, value, expected) => {
-    const markdown = renderKernelMarkdown(valid((m) => (m.open_threads = [value])), "m.json");
+    const markdown = renderKernelMarkdown(
+      valid((m) => (m.open_threads = [value])),
+      "m.json",
+    );
     expect(markdown).toContain(`## Open threads\n\n- ${expected}\n`);
   });
 
@@ -110,12 +117,18 @@ describe("renderKernelMarkdown", () => {
   });
 
   it("puts values with backticks in code spans that hold them", () => {
-    const markdown = renderKernelMarkdown(valid((m) => (m.context.forbidden = ["a`b", "``x"])), "m.json");
+    const markdown = renderKernelMarkdown(
+      valid((m) => (m.context.forbidden = ["a`b", "``x"])),
+      "m.json",
+    );
     expect(markdown).toContain("- ``a`b``\n- ``` ``x ```\n");
   });
 
   it("fences the resume prompt with a fence longer than any backtick run in it", () => {
-    const markdown = renderKernelMarkdown(valid((m) => (m.resume.prompt = "run ````x````\n\nthen stop")), "m.json");
+    const markdown = renderKernelMarkdown(
+      valid((m) => (m.resume.prompt = "run ````x````\n\nthen stop")),
+      "m.json",
+    );
     expect(markdown).toContain("## Resume\n\n`````\nrun ````x````\n\nthen stop\n`````\n");
   });
 

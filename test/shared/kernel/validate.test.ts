@@ -41,12 +41,15 @@ const VALID_EDITS: [string, (m: Manifest) => void][] = [
   ["created with an offset", (m) => (m.identity.created = "2026-07-10T23:45:00+02:00")],
   ["created with fraction", (m) => (m.identity.created = "2026-07-10T21:45:00.5Z")],
   ["git_diff selector", (m) => m.context.required.push({ git_diff: "main...HEAD", reason: "r" })],
-  ["grep with context 0", (m) => m.context.optional = [{ path: "a.md", grep: "TODO", context: 0 }]],
+  ["grep with context 0", (m) => (m.context.optional = [{ path: "a.md", grep: "TODO", context: 0 }])],
   ["bare path selector", (m) => (m.context.required = [{ path: "README.md" }])],
-  ["advisory without budget", (m) => {
-    m.context.policy.mode = "advisory";
-    delete m.context.budget;
-  }],
+  [
+    "advisory without budget",
+    (m) => {
+      m.context.policy.mode = "advisory";
+      delete m.context.budget;
+    },
+  ],
   ["target equals max", (m) => (m.context.budget.target_tokens = 60000)],
   ["dirty without a tree hash (only a checkpoint pins one)", (m) => (m.provenance.dirty = true)],
   ["created at a real leap second", (m) => (m.identity.created = "2016-12-31T23:59:60Z")],
@@ -58,11 +61,14 @@ const VALID_EDITS: [string, (m: Manifest) => void][] = [
   ["every event", (m) => (m.workflow.invalidation_rules = KERNEL_EVENTS.map((event) => ({ when: { event }, invalidates: ["recon"] })))],
   ["empty invalidates", (m) => (m.workflow.invalidation_rules[0].invalidates = [])],
   ["argv preflight", (m) => m.runtime.preflight.push({ check: "argv", argv: ["npm", "test"] })],
-  ["no optional sections", (m) => {
-    for (const key of ["contract", "runtime", "open_threads", "warnings", "outputs"]) delete m[key];
-    delete m.workflow.invalidation_rules;
-    delete m.provenance.artifacts;
-  }],
+  [
+    "no optional sections",
+    (m) => {
+      for (const key of ["contract", "runtime", "open_threads", "warnings", "outputs"]) delete m[key];
+      delete m.workflow.invalidation_rules;
+      delete m.provenance.artifacts;
+    },
+  ],
 ];
 
 describe("valid edits of the real manifest", () => {
@@ -99,45 +105,60 @@ const INVALID_EDITS: [string, (m: Manifest) => void, string, RegExp][] = [
   ["selector with neither", (m) => (m.context.required[2] = { reason: "r" }), "context.required[2]", /exactly one of path or git_diff/],
   ["selector with both", (m) => (m.context.required[2].git_diff = "a..b"), "context.required[2]", /both path and git_diff/],
   ["two refinements", (m) => (m.context.required[0].lines = "1-2"), "context.required[0]", /combines lines and heading/],
-  ["refinement on git_diff", (m) => m.context.optional = [{ git_diff: "a..b", grep: "x" }], "context.optional[0]", /grep refines a file and needs path/],
-  ["git_diff option", (m) => m.context.optional = [{ git_diff: "--output=/tmp/x" }], "context.optional[0].git_diff", /revision or a range/],
-  ["git_diff spaces", (m) => m.context.optional = [{ git_diff: "main HEAD" }], "context.optional[0].git_diff", /revision or a range/],
-  ["git_diff triple range", (m) => m.context.optional = [{ git_diff: "a..b..c" }], "context.optional[0].git_diff", /revision or a range/],
-  ["git_diff upstream shorthand", (m) => m.context.optional = [{ git_diff: "@{u}" }], "context.optional[0].git_diff", /revision or a range/],
+  ["refinement on git_diff", (m) => (m.context.optional = [{ git_diff: "a..b", grep: "x" }]), "context.optional[0]", /grep refines a file and needs path/],
+  ["git_diff option", (m) => (m.context.optional = [{ git_diff: "--output=/tmp/x" }]), "context.optional[0].git_diff", /revision or a range/],
+  ["git_diff spaces", (m) => (m.context.optional = [{ git_diff: "main HEAD" }]), "context.optional[0].git_diff", /revision or a range/],
+  ["git_diff triple range", (m) => (m.context.optional = [{ git_diff: "a..b..c" }]), "context.optional[0].git_diff", /revision or a range/],
+  ["git_diff upstream shorthand", (m) => (m.context.optional = [{ git_diff: "@{u}" }]), "context.optional[0].git_diff", /revision or a range/],
   ["created lower-case t", (m) => (m.identity.created = "2026-07-10t21:45:00Z"), "identity.created", /upper-case T and Z/],
   ["created :60 outside a leap second", (m) => (m.identity.created = "2026-07-10T21:45:60Z"), "identity.created", /leap second/],
   ["tier written 2.0", (m) => (m.identity.tier = 2.5), "identity.tier", /integer/],
   ["handoff with dirty_tree_sha256", (m) => (m.provenance.dirty_tree_sha256 = SHA), "provenance.dirty_tree_sha256", /unknown keys are rejected/],
-  ["invalidates unknown phase (index)", (m) => m.workflow.invalidation_rules[0].invalidates.push("deploy"), "workflow.invalidation_rules[0].invalidates[2]", /"deploy", which is not in workflow.phases/],
+  [
+    "invalidates unknown phase (index)",
+    (m) => m.workflow.invalidation_rules[0].invalidates.push("deploy"),
+    "workflow.invalidation_rules[0].invalidates[2]",
+    /"deploy", which is not in workflow.phases/,
+  ],
   ["selector path absolute", (m) => (m.context.required[2].path = "/etc/passwd"), "context.required[2].path", /absolute/],
   ["selector path escapes", (m) => (m.context.required[2].path = "docs/../../x"), "context.required[2].path", /climbs out/],
   ["selector path NUL", (m) => (m.context.required[2].path = "a\0b"), "context.required[2].path", /NUL/],
   // budget
   ["target over max", (m) => (m.context.budget.target_tokens = 60001), "context.budget.target_tokens", /must not exceed max_tokens \(60000\)/],
   ["bounded without max", (m) => delete m.context.budget.max_tokens, "context.budget.max_tokens", /required when policy.mode is bounded/],
-  ["sealed without budget", (m) => {
-    m.context.policy.mode = "sealed";
-    delete m.context.budget;
-  }, "context.budget.max_tokens", /required when policy.mode is sealed/],
+  [
+    "sealed without budget",
+    (m) => {
+      m.context.policy.mode = "sealed";
+      delete m.context.budget;
+    },
+    "context.budget.max_tokens",
+    /required when policy.mode is sealed/,
+  ],
   // artifact and preflight paths
   ["artifact path escapes", (m) => (m.provenance.artifacts[1].path = "../other/schema.json"), "provenance.artifacts[1].path", /climbs out/],
   ["artifact path absolute", (m) => (m.provenance.artifacts[0].path = "/home/u/x.md"), "provenance.artifacts[0].path", /absolute/],
   ["preflight path escapes", (m) => (m.runtime.preflight[1].path = "../../etc"), "runtime.preflight[1].path", /climbs out/],
   ["path_exists without path", (m) => delete m.runtime.preflight[1].path, "runtime.preflight[1].path", /required for a path_exists check/],
   // workflow
-  ["unknown event", (m) => (m.workflow.invalidation_rules[1].when.event = "branch_changed"), "workflow.invalidation_rules[1].when.event", /'branch_changed' not a kernel event; use one of branch_unknown/],
+  [
+    "unknown event",
+    (m) => (m.workflow.invalidation_rules[1].when.event = "branch_changed"),
+    "workflow.invalidation_rules[1].when.event",
+    /'branch_changed' not a kernel event; use one of branch_unknown/,
+  ],
   // provenance
 ];
 
 // Handoff's own checks beyond the contract: [what, change, path, message]. Valid, with a warning.
 const WARNING_EDITS: [string, (m: Manifest) => void, string, RegExp][] = [
   ["context without grep", (m) => (m.context.required[2].context = 2), "context.required[2].context", /only applies to a grep selector/],
-  ["negative context", (m) => m.context.optional = [{ path: "a", grep: "x", context: -1 }], "context.optional[0].context", /negative/],
+  ["negative context", (m) => (m.context.optional = [{ path: "a", grep: "x", context: -1 }]), "context.optional[0].context", /negative/],
   ["lines reversed", (m) => (m.context.required[2].lines = "30-1"), "context.required[2].lines", /1 <= A <= B/],
   ["lines zero", (m) => (m.context.required[2].lines = "0-30"), "context.required[2].lines", /'A-B'/],
   ["lines words", (m) => (m.context.required[2].lines = "first 30"), "context.required[2].lines", /'A-B'/],
   ["empty heading", (m) => (m.context.required[0].heading = ""), "context.required[0].heading", /is empty/],
-  ["empty grep", (m) => m.context.optional = [{ path: "a", grep: "" }], "context.optional[0].grep", /is empty/],
+  ["empty grep", (m) => (m.context.optional = [{ path: "a", grep: "" }]), "context.optional[0].grep", /is empty/],
   ["selector path drive", (m) => (m.context.required[2].path = "D:\\x"), "context.required[2].path", /drive letter/],
   ["artifact hash short", (m) => (m.provenance.artifacts[0].sha256 = "760d41d3"), "provenance.artifacts[0].sha256", /64 hex digits/],
   ["current_branch without expected", (m) => delete m.runtime.preflight[0].expected, "runtime.preflight[0].expected", /compares against it/],
@@ -176,11 +197,7 @@ describe("issues", () => {
       m.provenance.commit = 5;
     });
     const paths = validateKernelValue(manifest).issues.map((issue) => issue.path);
-    expect(paths).toEqual([
-      ...Array.from({ length: 12 }, (_, i) => `context.required[${i}]`),
-      "identity.created",
-      "provenance.commit",
-    ]);
+    expect(paths).toEqual([...Array.from({ length: 12 }, (_, i) => `context.required[${i}]`), "identity.created", "provenance.commit"]);
   });
 
   it("are deterministic", () => {

@@ -69,7 +69,14 @@ describe("computeDrift", () => {
     { name: "worktree present", recorded: { worktree_path: "/w/app-feat" }, observed: observed({ worktreeExists: true }), expected: [] },
     {
       name: "artifacts: unchanged, edited, deleted, unreadable (in recorded order)",
-      recorded: { artifacts: [{ path: "a.md", sha256: H1 }, { path: "b.md", sha256: H1 }, { path: "c.md", sha256: H1 }, { path: "d.md", sha256: H1 }] },
+      recorded: {
+        artifacts: [
+          { path: "a.md", sha256: H1 },
+          { path: "b.md", sha256: H1 },
+          { path: "c.md", sha256: H1 },
+          { path: "d.md", sha256: H1 },
+        ],
+      },
       observed: observed({
         artifacts: [
           { path: "d.md", missing: false },
@@ -102,8 +109,20 @@ describe("computeDrift", () => {
 
   it("uses exactly the kernel event names", () => {
     expect(KERNEL_EVENTS).toEqual([
-      "branch_unknown", "branch_match", "branch_diverged", "commit_match", "commit_advanced", "commit_diverged", "commit_unknown",
-      "dirty_match", "dirty_changed", "dirty_tree_hash_match", "dirty_tree_hash_mismatch", "artifact_missing", "artifact_match", "artifact_hash_mismatch",
+      "branch_unknown",
+      "branch_match",
+      "branch_diverged",
+      "commit_match",
+      "commit_advanced",
+      "commit_diverged",
+      "commit_unknown",
+      "dirty_match",
+      "dirty_changed",
+      "dirty_tree_hash_match",
+      "dirty_tree_hash_mismatch",
+      "artifact_missing",
+      "artifact_match",
+      "artifact_hash_mismatch",
     ]);
   });
 });
@@ -133,19 +152,37 @@ describe("applyInvalidationRules with the real manifest", () => {
     { name: "nothing changed", observed: clean, invalidated: [], applied: [] },
     {
       name: "contract edited: recon and migration",
-      observed: { ...clean, artifacts: [{ path: contract!.path, sha256: H2, missing: false }, { path: schema!.path, sha256: schema!.sha256, missing: false }] },
+      observed: {
+        ...clean,
+        artifacts: [
+          { path: contract!.path, sha256: H2, missing: false },
+          { path: schema!.path, sha256: schema!.sha256, missing: false },
+        ],
+      },
       invalidated: ["recon", "migration"],
       applied: [{ rule: 0, event: "artifact_hash_mismatch", path: contract!.path }],
     },
     {
       name: "schema edited: the glob does not match, nothing flips",
-      observed: { ...clean, artifacts: [{ path: contract!.path, sha256: contract!.sha256, missing: false }, { path: schema!.path, sha256: H2, missing: false }] },
+      observed: {
+        ...clean,
+        artifacts: [
+          { path: contract!.path, sha256: contract!.sha256, missing: false },
+          { path: schema!.path, sha256: H2, missing: false },
+        ],
+      },
       invalidated: [],
       applied: [],
     },
     {
       name: "contract deleted: artifact_missing is not artifact_hash_mismatch",
-      observed: { ...clean, artifacts: [{ path: contract!.path, missing: true }, { path: schema!.path, sha256: schema!.sha256, missing: false }] },
+      observed: {
+        ...clean,
+        artifacts: [
+          { path: contract!.path, missing: true },
+          { path: schema!.path, sha256: schema!.sha256, missing: false },
+        ],
+      },
       invalidated: [],
       applied: [],
     },
@@ -157,9 +194,19 @@ describe("applyInvalidationRules with the real manifest", () => {
     },
     {
       name: "both",
-      observed: { ...clean, branch: "main", artifacts: [{ path: contract!.path, sha256: H2, missing: false }, { path: schema!.path, sha256: schema!.sha256, missing: false }] },
+      observed: {
+        ...clean,
+        branch: "main",
+        artifacts: [
+          { path: contract!.path, sha256: H2, missing: false },
+          { path: schema!.path, sha256: schema!.sha256, missing: false },
+        ],
+      },
       invalidated: ["recon", "runtime", "migration", "state_skills"],
-      applied: [{ rule: 0, event: "artifact_hash_mismatch", path: contract!.path }, { rule: 1, event: "branch_diverged" }],
+      applied: [
+        { rule: 0, event: "artifact_hash_mismatch", path: contract!.path },
+        { rule: 1, event: "branch_diverged" },
+      ],
     },
   ];
 
@@ -182,10 +229,34 @@ describe("applyInvalidationRules semantics", () => {
   ];
   const item = (event: DriftItem["event"], status: DriftItem["status"], path?: string): DriftItem => ({ event, status, severity: "info", message: "m", ...(path ? { path } : {}) });
   const cases: { name: string; rules: InvalidationRuleLike[]; drift: DriftItem[]; statuses: string[]; applied: number }[] = [
-    { name: "an ok event that occurred fires its rule", rules: [{ when: { event: "branch_match" }, invalidates: ["a"] }], drift: [item("branch_match", "ok")], statuses: ["invalidated", "required", "inherited"], applied: 1 },
-    { name: "an event that did not occur does not", rules: [{ when: { event: "commit_diverged" }, invalidates: ["a"] }], drift: [item("commit_match", "ok")], statuses: ["inherited", "required", "inherited"], applied: 0 },
-    { name: "required phases stay required, unknown names ignored", rules: [{ when: { event: "dirty_changed" }, invalidates: ["b", "zzz", "c"] }], drift: [item("dirty_changed", "drift")], statuses: ["inherited", "required", "invalidated"], applied: 1 },
-    { name: "a glob never matches an event without a path", rules: [{ when: { event: "branch_diverged", path_glob: "*" }, invalidates: ["a"] }], drift: [item("branch_diverged", "drift")], statuses: ["inherited", "required", "inherited"], applied: 0 },
+    {
+      name: "an ok event that occurred fires its rule",
+      rules: [{ when: { event: "branch_match" }, invalidates: ["a"] }],
+      drift: [item("branch_match", "ok")],
+      statuses: ["invalidated", "required", "inherited"],
+      applied: 1,
+    },
+    {
+      name: "an event that did not occur does not",
+      rules: [{ when: { event: "commit_diverged" }, invalidates: ["a"] }],
+      drift: [item("commit_match", "ok")],
+      statuses: ["inherited", "required", "inherited"],
+      applied: 0,
+    },
+    {
+      name: "required phases stay required, unknown names ignored",
+      rules: [{ when: { event: "dirty_changed" }, invalidates: ["b", "zzz", "c"] }],
+      drift: [item("dirty_changed", "drift")],
+      statuses: ["inherited", "required", "invalidated"],
+      applied: 1,
+    },
+    {
+      name: "a glob never matches an event without a path",
+      rules: [{ when: { event: "branch_diverged", path_glob: "*" }, invalidates: ["a"] }],
+      drift: [item("branch_diverged", "drift")],
+      statuses: ["inherited", "required", "inherited"],
+      applied: 0,
+    },
     {
       name: "one applied entry per matching event",
       rules: [{ when: { event: "artifact_missing", path_glob: "docs/*" }, invalidates: ["a"] }],
@@ -193,7 +264,13 @@ describe("applyInvalidationRules semantics", () => {
       statuses: ["invalidated", "required", "inherited"],
       applied: 2,
     },
-    { name: "unknown-status events occur too", rules: [{ when: { event: "commit_unknown" }, invalidates: ["c"] }], drift: [item("commit_unknown", "unknown")], statuses: ["inherited", "required", "invalidated"], applied: 1 },
+    {
+      name: "unknown-status events occur too",
+      rules: [{ when: { event: "commit_unknown" }, invalidates: ["c"] }],
+      drift: [item("commit_unknown", "unknown")],
+      statuses: ["inherited", "required", "invalidated"],
+      applied: 1,
+    },
   ];
   it.each(cases)("$name", ({ rules, drift, statuses, applied }) => {
     const result = applyInvalidationRules(phases, rules, drift, matchGlob);

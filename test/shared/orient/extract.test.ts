@@ -186,7 +186,12 @@ describe("assessSufficiency", () => {
     { name: "next steps count as current state", doc: () => ({ format: "text", body: "Goal: x\n\nNext steps:\n- y", metadata: {} }), sufficient: true, missing: [] },
     { name: "state but no objective", doc: () => ({ format: "markdown", body: "## Status\nhalf done", metadata: {} }), sufficient: false, missing: ["objective"] },
     { name: "nothing", doc: () => ({ format: "text", body: "hello there", metadata: {} }), sufficient: false, missing: ["objective", "current_state"] },
-    { name: "kernel without execution or required phases", doc: () => ({ format: "kernel.handoff/v1", body: "", metadata: {}, manifest: { objective: { goal: "g" } } }), sufficient: false, missing: ["current_state"] },
+    {
+      name: "kernel without execution or required phases",
+      doc: () => ({ format: "kernel.handoff/v1", body: "", metadata: {}, manifest: { objective: { goal: "g" } } }),
+      sufficient: false,
+      missing: ["current_state"],
+    },
   ];
   it.each(cases)("$name", ({ doc, sufficient, missing }) => {
     expect(assessSufficiency(extractOrientation(doc()))).toEqual({ sufficient, missing });
@@ -220,8 +225,20 @@ describe("classifySectionLabel", () => {
 
 describe("markdownHeadings", () => {
   it.each([
-    { text: "# A\n## B ##\n####### not\n#nospace", headings: [[0, 1, "A"], [1, 2, "B"]] },
-    { text: "Title\n=====\nSub\n---", headings: [[0, 1, "Title"], [2, 2, "Sub"]] },
+    {
+      text: "# A\n## B ##\n####### not\n#nospace",
+      headings: [
+        [0, 1, "A"],
+        [1, 2, "B"],
+      ],
+    },
+    {
+      text: "Title\n=====\nSub\n---",
+      headings: [
+        [0, 1, "Title"],
+        [2, 2, "Sub"],
+      ],
+    },
     { text: "```\n# fenced\n```\n~~~~\n## also fenced\n~~~~\n# real", headings: [[6, 1, "real"]] },
     { text: "```js\n# fenced\n````\n# still fenced? no: closed by a longer fence", headings: [[3, 1, "still fenced? no: closed by a longer fence"]] },
     { text: "a\nb\n---\n- item\n---", headings: [] },

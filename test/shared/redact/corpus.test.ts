@@ -19,14 +19,20 @@ function mustSurvive(seed: number): { kind: string; text: string }[] {
     add("docker digest", `image: ghcr.io/org/app@sha256:${r.chars(64, HEX)}`);
     add("uuid", `id ${r.chars(8, HEX)}-${r.chars(4, HEX)}-4${r.chars(3, HEX)}-a${r.chars(3, HEX)}-${r.chars(12, HEX)}`);
     add("npm integrity", `"integrity": "sha512-${r.chars(86, BASE64)}=="`);
-    add("base64 in a code block", "```\nconst blob = \"" + r.chars(120, BASE64) + "=\";\n```");
+    add("base64 in a code block", '```\nconst blob = "' + r.chars(120, BASE64) + '=";\n```');
     add("share url id", `https://handoff.test/h/${r.chars(22, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")}`);
     add("iso timestamp", `2026-0${1 + r.int(9)}-1${r.int(9)}T${10 + r.int(13)}:${10 + r.int(49)}:${10 + r.int(49)}.${r.chars(3, "0123456789")}Z`);
     add("hex colour", `color: #${r.chars(6, HEX)}; background: #${r.chars(3, HEX)};`);
     add("version", `v${r.int(30)}.${r.int(30)}.${r.int(300)}-beta.${r.int(9)}+build.${r.chars(7, HEX)}`);
     add("long path", `/home/dev/src/${Array.from({ length: 12 }, () => r.chars(10, "abcdefghijklmnopqrstuvwxyz-_")).join("/")}.ts`);
-    add("secrets manager arn", `SecretId: arn:aws:secretsmanager:${["us-east-1", "eu-west-1", "ap-south-1"][r.int(3)]}:${r.chars(12, "0123456789")}:secret:prod/${r.chars(6, "abcdefghij")}/password-${r.chars(6, BASE64.slice(0, 62))}`);
-    add("strategy name", `${["AUTH_STRATEGY", "TOKEN_STRATEGY", "auth_strategy", "SECRET_BACKEND"][r.int(4)]}=${["Jwt", "OAuth", "Saml", "Hmac"][r.int(4)]}${["Bearer", "Session", "Cookie"][r.int(3)]}StrategyV${1 + r.int(9)}`);
+    add(
+      "secrets manager arn",
+      `SecretId: arn:aws:secretsmanager:${["us-east-1", "eu-west-1", "ap-south-1"][r.int(3)]}:${r.chars(12, "0123456789")}:secret:prod/${r.chars(6, "abcdefghij")}/password-${r.chars(6, BASE64.slice(0, 62))}`,
+    );
+    add(
+      "strategy name",
+      `${["AUTH_STRATEGY", "TOKEN_STRATEGY", "auth_strategy", "SECRET_BACKEND"][r.int(4)]}=${["Jwt", "OAuth", "Saml", "Hmac"][r.int(4)]}${["Bearer", "Session", "Cookie"][r.int(3)]}StrategyV${1 + r.int(9)}`,
+    );
     add("sha512 integrity", `  integrity sha512-${r.chars(86, BASE64)}==`);
     add("data uri", `<img alt="logo" src="data:image/png;base64,${r.chars(160 + r.int(200), BASE64)}=">`);
     add("port mapping", `docker run -d -p ${1024 + r.int(60000)}:${1 + r.int(9000)} -p 127.0.0.1:${1024 + r.int(60000)}:5432 -u ${r.int(2000)}:${r.int(2000)} img:${r.int(20)}`);

@@ -82,7 +82,11 @@ describe("the report", () => {
   });
 
   it("redacting twice changes nothing more", () => {
-    const once = redactText(positiveSamples(7).map((s) => s.text).join("\n"));
+    const once = redactText(
+      positiveSamples(7)
+        .map((s) => s.text)
+        .join("\n"),
+    );
     const twice = redactText(once.text);
     expect(twice.findings).toEqual([]);
     expect(twice.text).toBe(once.text);
@@ -99,7 +103,12 @@ describe("the deadline", () => {
     const now = () => (calls++ < 3 ? 0 : 10_000);
     let caught: unknown;
     try {
-      redactText(positiveSamples(3).map((s) => s.text).join("\n"), { deadlineMs: 50, now });
+      redactText(
+        positiveSamples(3)
+          .map((s) => s.text)
+          .join("\n"),
+        { deadlineMs: 50, now },
+      );
     } catch (error) {
       caught = error;
     }

@@ -33,8 +33,7 @@ export interface HandoffView {
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : []);
-const field = (value: unknown, key: string): unknown =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+const field = (value: unknown, key: string): unknown => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined);
 
 function cardFromFrontmatter(data: Record<string, unknown>): HeaderCard {
   return {

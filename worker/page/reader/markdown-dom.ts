@@ -6,8 +6,6 @@
 import { Lexer, type Token, type Tokens } from "marked";
 import { safeHref } from "./safe-href.js";
 
-
-
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "©", reg: "®", mdash: "—", ndash: "–", hellip: "…" };
 
 /**
@@ -97,8 +95,21 @@ function table(token: Tokens.Table, base: string): HTMLElement {
     if (c.align) node.className = `align-${c.align}`;
     return node;
   };
-  const head = element("thead", [element("tr", token.header.map((c) => cell("th", c)))]);
-  const body = element("tbody", token.rows.map((row) => element("tr", row.map((c) => cell("td", c)))));
+  const head = element("thead", [
+    element(
+      "tr",
+      token.header.map((c) => cell("th", c)),
+    ),
+  ]);
+  const body = element(
+    "tbody",
+    token.rows.map((row) =>
+      element(
+        "tr",
+        row.map((c) => cell("td", c)),
+      ),
+    ),
+  );
   // Wide tables scroll inside their own box; a scrolling box must be reachable by keyboard.
   const wrap = element("div", [element("table", [head, body])]);
   wrap.className = "table-wrap";
@@ -143,7 +154,10 @@ function blocks(tokens: Token[], base: string, shift: number): Node[] {
         break;
       case "list": {
         const t = token as Tokens.List;
-        const list = element(t.ordered ? "ol" : "ul", t.items.map((item) => element("li", blocks(item.tokens, base, shift))));
+        const list = element(
+          t.ordered ? "ol" : "ul",
+          t.items.map((item) => element("li", blocks(item.tokens, base, shift))),
+        );
         if (t.ordered && typeof t.start === "number" && t.start !== 1) (list as HTMLOListElement).start = t.start;
         out.push(list);
         break;

@@ -3,19 +3,7 @@ import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import type { ErrorReason } from "../../../shared/errors.js";
 
 /** Every way a visit can end without a handoff to show; each gets its own page. */
-export type PageState =
-  | "expired"
-  | "revoked"
-  | "exhausted"
-  | "not_found"
-  | "missing_key"
-  | "bad_key"
-  | "wrong_key"
-  | "wrong_passphrase"
-  | "team"
-  | "rate_limited"
-  | "network"
-  | "server";
+export type PageState = "expired" | "revoked" | "exhausted" | "not_found" | "missing_key" | "bad_key" | "wrong_key" | "wrong_passphrase" | "team" | "rate_limited" | "network" | "server";
 
 export interface StateWords {
   /** The page's heading: what happened. */
