@@ -155,9 +155,9 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
 }
 
 /**
- * The synchronous form, for the one caller that must answer inside a synchronous check (validate's
- * symlink check asks for the toplevel only when a kernel document names paths): same settings,
- * same answer shape, text only.
+ * The synchronous form, for the one caller that must answer inside a synchronous check (the work
+ * tree root, work-tree.ts, when its own walk cannot tell: validate's symlink check asks for it
+ * inside the kernel checks): same settings, same answer shape, text only.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
   const run = processes().spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
