@@ -7,6 +7,7 @@ import { readRegularFile } from "../platform/read-file.js";
 import { runGit as runGitCommand } from "../platform/git.js";
 import type { Env } from "../platform/env.js";
 import { repoRelative } from "../platform/paths.js";
+import { workTreeRoot } from "../platform/work-tree.js";
 
 /**
  * The I/O behind `handoff context`: where the repository is, and what a selector reads in it.
@@ -23,9 +24,7 @@ function runGit(args: string[], cwd: string, env: Env, maxBytes: number) {
 
 /** The git toplevel of `dir` (symlinks resolved), or undefined outside a repository. */
 export async function gitToplevel(dir: string, env: Env): Promise<string | undefined> {
-  const run = await runGit(["rev-parse", "--show-toplevel"], dir, env, 64 * 1024);
-  const top = run.stdout.trim();
-  return run.failure === undefined && top !== "" ? realpath(top) : undefined;
+  return workTreeRoot(dir, env);
 }
 
 /**
