@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
 import { type ReadOptions, readRegularFile } from "../platform/read-file.js";
 
 /**
@@ -10,18 +10,10 @@ import { type ReadOptions, readRegularFile } from "../platform/read-file.js";
 export const PINNED_FILE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * node:crypto, loaded at the first hash: resume imports this module for the pins a manifest may
- * name, and a resume with none (an empty store) does not load it at start-up.
- */
-const lazyRequire = createRequire(import.meta.url);
-let crypto: typeof import("node:crypto") | undefined;
-const sha256Hex = (bytes: Uint8Array) => (crypto ??= lazyRequire("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(bytes).digest("hex");
-
-/**
  * The sha256 (hex) of a pinned file's bytes, as kernel's `provenance.artifacts[].sha256` records
  * it, or "too_large" over PINNED_FILE_LIMIT. An unreadable file throws readRegularFile's error.
  */
 export function hashPinnedFile(path: string, options: ReadOptions): string | "too_large" {
   const bytes = readRegularFile(path, PINNED_FILE_LIMIT, options);
-  return bytes === "too_large" ? bytes : sha256Hex(bytes);
+  return bytes === "too_large" ? bytes : createHash("sha256").update(bytes).digest("hex");
 }
