@@ -219,7 +219,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
   if (!candidate.indexed) reasons?.push("unindexed: no frontmatter, ranked by file name and age only");
 
   const keywordPart = query.tokens.length === 0 ? 0 : keywordScore(candidate, fm, query, reasons);
-  const created = fm.created_at === undefined ? undefined : parseTimestamp(fm.created_at);
+  const created = createdAtMs(candidate);
   if (created === undefined && Number.isNaN(candidate.mtimeMs) && query.mtimeOf) candidate.mtimeMs = query.mtimeOf(candidate);
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
