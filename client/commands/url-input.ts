@@ -1,8 +1,7 @@
 import { HandoffError } from "../../shared/errors.js";
 import { passphraseProblem } from "../../shared/crypto/passphrase.js";
 import { type Io, readStdin } from "../platform/io.js";
-import { readHidden } from "../platform/terminal.js";
-import { readPassphrase } from "../platform/secret-input.js";
+import { readHidden, readPassphrase } from "../platform/secret-input.js";
 import type { PassphraseSource } from "../lib/share-source.js";
 
 /**
@@ -59,7 +58,7 @@ export async function urlFromPrompt(io: Io, command: "resume" | "show"): Promise
     throw new HandoffError("usage", "--paste asks for the share URL on the terminal, and stdin is not one", {
       hint: `an agent or script pipes it instead: printf '%s' "$URL" | handoff ${command} --url-stdin`,
     });
-  const answer = await readHidden(io.stdin as NodeJS.ReadStream, process.stderr, "Paste the share URL (it is not shown), then Enter: ", URL_LIMIT);
+  const answer = await readHidden(io, "Paste the share URL (it is not shown), then Enter: ", URL_LIMIT);
   if (answer === "cancelled") throw new HandoffError("usage", "--paste: cancelled; nothing was read", { hint: `run 'handoff ${command} --paste' again` });
   return checked(answer === "too_long" ? "" : answer, "--paste: that is not one http(s) share URL", `copy the whole link, including everything after '#', and run 'handoff ${command} --paste' again`);
 }

@@ -40,32 +40,45 @@ async function piped(io: Io, options: { what: string; limit: number }): Promise<
   return new TextDecoder().decode(bytes);
 }
 
-/** Raw mode, so the terminal does not echo; Ctrl-C and Ctrl-D end the prompt as a user expects. */
-function promptNoEcho(io: Io, prompt: string, limit: number): Promise<string> {
-  const stdin = io.stdin as ReadStream;
+/**
+ * Reads one line from a terminal without echoing it (a secret: a passphrase, a token, a share URL's
+ * #key), the prompt on stderr. Raw mode is switched off again whatever happens; Ctrl-C or Ctrl-D
+ * cancels (nothing typed so far is used). Backspace edits. More than `limit` characters is refused,
+ * not cut. The one no-echo prompt: secrets and `--paste` both use it.
+ */
+export function readHidden(io: Io, prompt: string, limit: number): Promise<string | "cancelled" | "too_long"> {
+  const input = io.stdin as ReadStream;
+  // Raw mode before the prompt: whatever is typed once the prompt shows is neither echoed nor
+  // turned into a signal by the terminal.
+  const raw = typeof input.setRawMode === "function";
+  if (raw) input.setRawMode(true);
   io.err(prompt);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     let value = "";
-    const done = (error?: HandoffError) => {
-      stdin.setRawMode?.(false);
-      stdin.pause();
-      stdin.off("data", onData);
+    const finish = (answer: string | "cancelled" | "too_long") => {
+      input.off("data", onData);
+      if (raw) input.setRawMode(false);
+      input.pause();
       io.err("\n");
-      if (error) reject(error);
-      else resolve(value);
+      resolve(answer);
     };
     const onData = (chunk: Buffer | string) => {
-      for (const char of chunk.toString("utf8")) {
-        if (char === "\r" || char === "\n") return done();
-        if (char === "\u0003") return done(new HandoffError("usage", "cancelled at the prompt"));
-        if (char === "\u0004") return done();
+      for (const char of typeof chunk === "string" ? chunk : chunk.toString("utf8")) {
+        if (char === "\r" || char === "\n") return finish(value);
+        if (char === "\u0003" || char === "\u0004") return finish("cancelled");
         if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
         else value += char;
-        if (value.length > limit) return done(new HandoffError("too_large", `more than ${limit} characters typed at the prompt`));
+        if (value.length > limit) return finish("too_long");
       }
     };
-    stdin.setRawMode?.(true);
-    stdin.resume();
-    stdin.on("data", onData);
+    input.on("data", onData);
+    input.resume();
   });
+}
+
+async function promptNoEcho(io: Io, prompt: string, limit: number): Promise<string> {
+  const answer = await readHidden(io, prompt, limit);
+  if (answer === "cancelled") throw new HandoffError("usage", "cancelled at the prompt; nothing was read", { hint: "run the command again" });
+  if (answer === "too_long") throw new HandoffError("too_large", `more than ${limit} characters typed at the prompt`, { hint: "type or paste only the one value" });
+  return answer;
 }

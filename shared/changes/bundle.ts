@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { HandoffError, type Result, err, ok } from "../errors.js";
 
 /**
@@ -22,27 +22,50 @@ export const CHANGES_LIMITS = {
 export const CHANGES_MAGIC = new Uint8Array([0x48, 0x43, 0x48, 0x47]); // "HCHG"
 export const CHANGES_VERSION = 1;
 
-const PathSchema = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine(
-    (p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p),
-    "must be a plain repository-relative path",
+/**
+ * The manifest's schema, built on first use: `create` imports this module for the bundle's types
+ * and limits, and building a schema at import would load zod into every create (zod/mini, like
+ * the CLI's other schemas; the messages below are ours, so no locale is needed).
+ */
+function manifestSchema() {
+  builtManifestSchema ??= buildManifestSchema();
+  return builtManifestSchema;
+}
+
+let builtManifestSchema: ReturnType<typeof buildManifestSchema> | undefined;
+
+function buildManifestSchema() {
+  const count = (n: number) => z.int({ error: "must be a whole number" }).check(z.minimum(0, { message: "must be a whole number from 0" }), z.maximum(n, { message: `must be at most ${n}` }));
+  const path = z.string({ error: "must be a string" }).check(
+    z.minLength(1, { message: "must not be empty" }),
+    z.maxLength(4096, { message: "must be at most 4096 characters" }),
+    z.refine((p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p), {
+      message: "must be a plain repository-relative path",
+    }),
   );
+  const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max, { message: `must hold at most ${max} entries` }));
+  return z.object({
+    base: z.object({
+      head: z.string({ error: "must be a hex commit id" }).check(z.regex(/^[0-9a-f]{40,64}$/, { message: "must be a hex commit id" })),
+      branch: z.optional(z.string({ error: "must be a string" }).check(z.minLength(1, { message: "must not be empty" }))),
+    }),
+    patch_length: count(Number.MAX_SAFE_INTEGER),
+    /** Tracked paths the patch changes, with their part of the patch. */
+    tracked: list(z.object({ path, bytes: count(Number.MAX_SAFE_INTEGER), binary: z.boolean({ error: "must be true or false" }) }), CHANGES_LIMITS.files),
+    /** Untracked files, whole, in order after the patch. */
+    files: list(z.object({ path, mode: z.enum(["100644", "100755"], { error: "must be 100644 or 100755" }), length: count(CHANGES_LIMITS.fileBytes) }), CHANGES_LIMITS.files),
+    /** Files that were not captured, and why (a secret, too large, a symlink): named, never sent. */
+    left_out: list(
+      z.object({
+        path: z.string({ error: "must be a string" }).check(z.maxLength(4096, { message: "must be at most 4096 characters" })),
+        reason: z.string({ error: "must be a string" }).check(z.maxLength(500, { message: "must be at most 500 characters" })),
+      }),
+      10_000,
+    ),
+  });
+}
 
-const ManifestSchema = z.object({
-  base: z.object({ head: z.string().regex(/^[0-9a-f]{40,64}$/), branch: z.string().min(1).optional() }),
-  patch_length: z.int().min(0),
-  /** Tracked paths the patch changes, with their part of the patch. */
-  tracked: z.array(z.object({ path: PathSchema, bytes: z.int().min(0), binary: z.boolean() })).max(CHANGES_LIMITS.files),
-  /** Untracked files, whole, in order after the patch. */
-  files: z.array(z.object({ path: PathSchema, mode: z.enum(["100644", "100755"]), length: z.int().min(0).max(CHANGES_LIMITS.fileBytes) })).max(CHANGES_LIMITS.files),
-  /** Files that were not captured, and why (a secret, too large, a symlink): named, never sent. */
-  left_out: z.array(z.object({ path: z.string().max(4096), reason: z.string().max(500) })).max(10_000),
-});
-
-export type ChangesManifest = z.infer<typeof ManifestSchema>;
+export type ChangesManifest = z.infer<ReturnType<typeof buildManifestSchema>>;
 
 export interface ChangesBundle {
   manifest: ChangesManifest;
@@ -108,7 +131,7 @@ export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   } catch {
     return malformed("the manifest is not UTF-8 JSON");
   }
-  const parsed = ManifestSchema.safeParse(json);
+  const parsed = manifestSchema().safeParse(json);
   if (!parsed.success) return malformed(`manifest ${parsed.error.issues[0]?.path.join(".") || ""}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   const manifest = parsed.data;
   const paths = [...manifest.tracked.map((t) => t.path), ...manifest.files.map((f) => f.path)];

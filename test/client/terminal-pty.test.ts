@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,5 +88,53 @@ describe("hostile manifest strings on a terminal", () => {
     expect((JSON.parse(json.stdout) as { markdown: string }).markdown).toContain(HOSTILE);
     const context = await runCli(["context", "hostile.json", "--json"], { cwd: repo, env });
     expect(JSON.stringify(JSON.parse(context.stdout))).toContain(JSON.stringify(FILE_TEXT).slice(1, -1));
+  });
+});
+
+/**
+ * Runs the CLI on a pty and types `answer` once `prompt` has appeared (so the line discipline's echo
+ * is already off: typing earlier would be echoed by the terminal, not by us). Returns what the
+ * terminal received and the exit code. The process group is killed if it outlives the bound.
+ */
+async function typeAtPrompt(args: string[], prompt: string, answer: string): Promise<{ screen: string; code: number | null }> {
+  const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" },
+    detached: true,
+  });
+  let screen = "";
+  let typed = false;
+  const bound = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 60_000);
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    screen += text;
+    if (!typed && screen.includes(prompt)) {
+      typed = true;
+      child.stdin.write(answer);
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(bound);
+  return { screen, code };
+}
+
+describe("the no-echo prompt on a terminal", () => {
+  const key = "k".repeat(43);
+  const url = `http://127.0.0.1:9/h/AAAAAAAAAAAAAAAAAAAAAA#${key}`;
+
+  it("resume --paste reads the link without showing it, and goes on with it", async () => {
+    const { screen, code } = await typeAtPrompt(["resume", "--paste"], "Paste the share URL", `${url}\r`);
+    expect(screen).toContain("Paste the share URL (it is not shown), then Enter: ");
+    expect(screen).not.toContain(key);
+    // The link was read: the command went on to fetch it (nothing listens on port 9) and failed there.
+    expect(code).not.toBe(0);
+    expect(screen).not.toMatch(/not one http\(s\) share URL|cancelled/);
+  });
+
+  it("Ctrl-C at the prompt cancels with a usage error and reads nothing", async () => {
+    const { screen, code } = await typeAtPrompt(["resume", "--paste"], "Paste the share URL", `${key}\u0003`);
+    expect(screen).toMatch(/--paste: cancelled; nothing was read/);
+    expect(screen).not.toContain(key);
+    expect(code).toBe(2);
   });
 });
