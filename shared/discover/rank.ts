@@ -210,12 +210,15 @@ function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
+/** What an unindexed candidate (or one without frontmatter) is scored by: nothing. Never written to. */
+const NO_FRONTMATTER: Readonly<CandidateFrontmatter> = Object.freeze({});
+
 /** `reasons` undefined: score only (the optional pushes then never build their strings). */
 function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons: string[] | undefined): RankedCandidate {
-  const fm = candidate.indexed ? (candidate.frontmatter ?? {}) : {};
+  const fm = (candidate.indexed ? candidate.frontmatter : undefined) ?? NO_FRONTMATTER;
   if (!candidate.indexed) reasons?.push("unindexed: no frontmatter, ranked by file name and age only");
 
-  const keywordPart = keywordScore(candidate, fm, query, reasons);
+  const keywordPart = query.tokens.length === 0 ? 0 : keywordScore(candidate, fm, query, reasons);
   const created = createdAtMs(candidate);
   if (created === undefined && Number.isNaN(candidate.mtimeMs) && query.mtimeOf) candidate.mtimeMs = query.mtimeOf(candidate);
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
