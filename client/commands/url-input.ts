@@ -1,7 +1,7 @@
 import { HandoffError } from "../../shared/errors.js";
 import { passphraseProblem } from "../../shared/crypto/passphrase.js";
 import { type Io, readStdin } from "../platform/io.js";
-import { readHidden, readPassphrase } from "../platform/secret-input.js";
+import { readHidden, readPassphrase } from "./secret-input.js";
 import type { PassphraseSource } from "../lib/share-source.js";
 
 /**

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { implement } from "../command.js";
 import { assertMayAccess } from "../../ops/guard/policy.js";
 import { readPublishFlags } from "../publish-flags.js";
-import { readPassphrase } from "../../platform/secret-input.js";
+import { readPassphrase } from "../secret-input.js";
 import { type PublishResult, publishFile } from "../../ops/publish/publish-file.js";
 import { fenceBlock } from "../../../shared/text/fence.js";
 import { formatPublishReport } from "../publish-report.js";

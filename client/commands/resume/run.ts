@@ -13,7 +13,7 @@ import type { PassphraseSource } from "../../lib/share-source.js";
 import { type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
 import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
 import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
-import { readPassphrase } from "../../platform/secret-input.js";
+import { readPassphrase } from "../secret-input.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { shellQuote } from "../../../shared/ce/resume-command.js";
 import { isHandoffId } from "../../../shared/ids/handoff-id.js";

@@ -3,7 +3,7 @@ import { implement, type Outcome } from "../command.js";
 import { isShareUrl, parseShareUrl, sameServer } from "../../../shared/api/share-url.js";
 import { configDirFor } from "../../lib/config.js";
 import type { RunContext } from "../../lib/run-context.js";
-import { confirm } from "../../platform/confirm.js";
+import { confirm } from "../confirm.js";
 import type { Io } from "../../platform/io.js";
 import { oneLine } from "../../platform/terminal.js";
 import { findPublished, listPublished, markRevoked, publishedState } from "../../lib/published-store.js";

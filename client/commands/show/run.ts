@@ -8,7 +8,7 @@ import { terminalSafe } from "../../platform/terminal.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import type { showSpec } from "./spec.js";
 import type { PassphraseSource } from "../../lib/share-source.js";
-import { readPassphrase } from "../../platform/secret-input.js";
+import { readPassphrase } from "../secret-input.js";
 import type { UrlInput } from "../url-input.js";
 
 export interface ShowResult {

@@ -5,7 +5,7 @@ import { type InboxEntry, readTeamInbox, teamDestination } from "../../lib/team-
 import { type InviteResult, makeInvite } from "../../ops/team/invite.js";
 import { type JoinResult, joinTeam } from "../../ops/team/join.js";
 import { type RotateResult, rotateTeamKey } from "../../ops/team/rotate.js";
-import { readSecret } from "../../platform/secret-input.js";
+import { readSecret } from "../secret-input.js";
 import { oneLine } from "../../platform/terminal.js";
 import type { teamSpec } from "./spec.js";
 

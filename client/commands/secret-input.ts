@@ -1,7 +1,7 @@
 import type { ReadStream } from "node:tty";
 import { HandoffError } from "../../shared/errors.js";
 import { MAX_PASSPHRASE_CHARS, passphraseProblem } from "../../shared/crypto/passphrase.js";
-import { type Io, readStdin } from "./io.js";
+import { type Io, readStdin } from "../platform/io.js";
 
 /**
  * A secret (an invite, a team token, a passphrase) from stdin, never from argv, where every

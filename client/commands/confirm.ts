@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { HandoffError } from "../../shared/errors.js";
-import type { Io } from "./io.js";
+import type { Io } from "../platform/io.js";
 
 /**
  * Asks a yes/no question on a terminal (the answer on stdin, the question on stderr); only "y" or
