@@ -22,11 +22,6 @@ function runGit(args: string[], cwd: string, env: Env, maxBytes: number) {
   return runGitCommand(args, { cwd, env, maxBytes });
 }
 
-/** The git toplevel of `dir` (symlinks resolved), or undefined outside a repository. */
-export async function gitToplevel(dir: string, env: Env): Promise<string | undefined> {
-  return workTreeRoot(dir, env);
-}
-
 /**
  * The repository root selectors resolve in: `--repo DIR` as given, else the git toplevel of the
  * manifest's folder, else of `cwd`. Returned with symlinks resolved, so containment checks
@@ -41,7 +36,7 @@ export async function findRepositoryRoot(options: { manifestPath: string; cwd: s
     }
     return realpath(dir);
   }
-  const root = (await gitToplevel(dirname(resolve(options.cwd, options.manifestPath)), options.env).catch(() => undefined)) ?? (await gitToplevel(options.cwd, options.env).catch(() => undefined));
+  const root = workTreeRoot(dirname(resolve(options.cwd, options.manifestPath)), options.env) ?? workTreeRoot(options.cwd, options.env);
   if (root === undefined) {
     throw new HandoffError("usage", "no repository: neither the manifest's folder nor the current folder is inside a git checkout", {
       hint: "run it inside the repository, or pass --repo DIR",

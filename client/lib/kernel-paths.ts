@@ -1,11 +1,10 @@
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { formatJsonPath } from "../../shared/kernel/json-path.js";
 import { contractPaths } from "../../shared/kernel/rules.js";
 import type { Env } from "../platform/env.js";
 import { partialRealpath, repoRelative } from "../platform/paths.js";
-import { workTreeRoot } from "../platform/work-tree.js";
+import { workTreeRootOrSelf } from "../platform/work-tree.js";
 
 /**
  * The one part of kernel's contract that needs the disk: a manifest path must not lead outside
@@ -16,7 +15,7 @@ import { workTreeRoot } from "../platform/work-tree.js";
 export function symlinkEscapes(value: unknown, cwd: string, env: Env): { path: string; message: string }[] {
   const fields = contractPaths(value);
   if (fields.length === 0) return [];
-  const root = workTreeRoot(cwd, env) ?? realpathSync(cwd);
+  const root = workTreeRootOrSelf(cwd, env);
   const issues: { path: string; message: string }[] = [];
   for (const field of fields) {
     if (repoRelative(root, partialRealpath(join(root, field.path))) === undefined) issues.push({ path: formatJsonPath(field.at), message: "resolves outside the repository (through a symlink)" });

@@ -20,7 +20,17 @@ export function workTreeRoot(dir: string, env: Env): string | undefined {
   if (found !== UNSURE) return found;
   const run = runGitSync(["rev-parse", "--show-toplevel"], { cwd: dir, env, maxBytes: 64 * 1024 });
   const top = run.stdout.trim();
-  return run.code === 0 && top !== "" ? realpathSync(top) : undefined;
+  if (run.code !== 0 || top === "") return undefined;
+  try {
+    return realpathSync(top);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder repository-relative paths resolve against: the work tree root of `dir`, else `dir` itself (symlinks resolved). */
+export function workTreeRootOrSelf(dir: string, env: Env): string {
+  return workTreeRoot(dir, env) ?? realpathSync(dir);
 }
 
 /** Variables that change where git looks for a repository, or what it accepts there. */

@@ -1,16 +1,16 @@
-import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { validateKernelCheckpoint } from "../../../shared/kernel/checkpoint.js";
 import { KERNEL_CHECKPOINT_SCHEMA_ID } from "../../../shared/kernel/sections.js";
 import { validateContextReceipt } from "../../../shared/kernel/receipt.js";
 import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
-import { gitToplevel } from "../../lib/context-io.js";
 import { assertInsideRepository } from "../../lib/kernel-paths.js";
 import { readManifestFile, validatedManifest } from "../../lib/manifest-file.js";
 import { type ActivePointer, LEDGER_PATH, type LedgerEntry, POINTER_PATH, parsePointer } from "../../lib/guard-state.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
+import { workTreeRootOrSelf } from "../../platform/work-tree.js";
 import { describeFsError, errorCode, osError, replaceFile } from "../../platform/fs.js";
 
 /**
@@ -37,7 +37,7 @@ export interface DeactivationResult {
 
 /** The repository whose _meta/ holds the state: the git toplevel of `cwd`, else `cwd`. */
 async function stateRoot(cwd: string, env: Env): Promise<string> {
-  return (await gitToplevel(cwd, env).catch(() => undefined)) ?? realpathSync(cwd);
+  return workTreeRootOrSelf(cwd, env);
 }
 
 export async function activateManifest(options: { manifest: string; cwd: string; env: Env; now?: () => Date }): Promise<ActivationResult> {
