@@ -35,8 +35,10 @@ function notBuilt(error) {
  *   `resume` (the closing note of issue 26 has the figures).
  * The folder is the user's own cache folder, made private (0700) where it is created here. Anything
  * amiss (no HOME, a read-only home, NODE_DISABLE_COMPILE_CACHE) runs without the cache.
+ * `codeCache: false` (the help module, 34 KB) leaves Node 20 without one: setting it up cost
+ * about 3 ms of CPU there, more than compiling that file saves.
  */
-function compileCache() {
+function compileCache({ codeCache }) {
   const { enableCompileCache } = require("node:module");
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg?.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
@@ -46,7 +48,8 @@ function compileCache() {
     if (typeof enableCompileCache === "function") {
       require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
       enableCompileCache(dir);
-    } else if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    } else if (codeCache && !codeCacheOn && !process.env.NODE_DISABLE_COMPILE_CACHE) {
+      codeCacheOn = true;
       // Beside the folders Node 22's own cache makes in there, one per Node release and CPU.
       const own = `${dir}/v8-${process.version}-${process.arch}`;
       require("node:fs").mkdirSync(own, { recursive: true, mode: 0o700 });
@@ -56,6 +59,8 @@ function compileCache() {
     // No cache: the command runs as it would without one.
   }
 }
+
+let codeCacheOn = false;
 
 /**
  * Code from the cache runs as the CLI: a folder another user could write to (made before us, or
@@ -162,18 +167,21 @@ function commandBundle() {
 }
 
 try {
-  compileCache();
+  // Only what can be a help or version request (fastText's cases: no word, or at most two with
+  // one of these) loads the help module; every other command goes straight to the CLI.
+  const helpWords = ["--help", "-h", "help", "--version", "-v"];
+  const maybeHelp = !guard && (argv.length === 0 || (argv.length <= 2 && argv.some((word) => helpWords.includes(word))));
+  compileCache({ codeCache: !maybeHelp });
   if (guard) {
     require("../dist/guard.cjs").runGuardProcess();
   } else {
-    // Only what can be a help or version request (fastText's cases: no word, or at most two with
-    // one of these) loads the help module; every other command goes straight to the CLI.
-    const helpWords = ["--help", "-h", "help", "--version", "-v"];
-    const maybeHelp = argv.length === 0 || (argv.length <= 2 && argv.some((word) => helpWords.includes(word)));
     // Bare `handoff` on a terminal shows help; isatty avoids setting up a stdin stream.
     const text = maybeHelp ? require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0)) : undefined;
     if (text !== undefined) printSync(text);
-    else require(commandBundle()).runProcess();
+    else {
+      compileCache({ codeCache: true });
+      require(commandBundle()).runProcess();
+    }
   }
 } catch (error) {
   notBuilt(error);
