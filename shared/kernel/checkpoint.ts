@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { checkKernelCheckpoint } from "./compiled-schemas.js";
 import { type ValidationIssue, validateWith } from "./issues.js";
 import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
 import { kernelCheckpointRules } from "./rules.js";
@@ -12,7 +13,12 @@ import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
  * one of its own: a dirty checkpoint pins its uncommitted changes (dirty_tree_sha256).
  */
 
-/** Built on first use (validating a manifest builds no checkpoint schema). */
+/**
+ * Built on first use, and never to validate: validation runs the pass compiled from it
+ * (compiled-schemas.ts, `npm run kernel:schemas`).
+ *
+ * @internal Its readers are the compiler and the tests that hold the compiled pass to it.
+ */
 export function kernelCheckpointSchema(): ReturnType<typeof buildCheckpointSchema> {
   checkpointSchema ??= buildCheckpointSchema();
   return checkpointSchema;
@@ -69,7 +75,7 @@ export function validateKernelCheckpoint(
   value: unknown,
   numbers: readonly NumberLiteral[] = [],
 ): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
-  const result = validateWith(kernelCheckpointSchema(), kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
+  const result = validateWith(checkKernelCheckpoint, kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
   const { issues, warnings } = result;
   return result.value === undefined ? { ok: false, issues, warnings } : { ok: true, issues, warnings, checkpoint: result.value };
 }

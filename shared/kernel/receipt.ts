@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { jsonInt } from "./issues.js";
 import { RECEIPT_ADVISORIES } from "./advisories.js";
+import { checkContextReceipt } from "./compiled-schemas.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
 import { integersAreLexical } from "./rules.js";
 import type { NumberLiteral } from "./strict-json.js";
@@ -16,7 +17,12 @@ export const CONTEXT_RECEIPT_SCHEMA_ID = "kernel.context-receipt/v1";
 export const RECEIPT_STATUSES = ["within_budget", "target_exceeded", "maximum_exceeded"] as const;
 export const SELECTION_OUTCOMES = ["resolved", "empty", "invalid", "missing"] as const;
 
-/** Built on first use (validating a manifest builds no receipt schema). */
+/**
+ * Built on first use, and never to validate: validation runs the pass compiled from it
+ * (compiled-schemas.ts, `npm run kernel:schemas`).
+ *
+ * @internal Its readers are the compiler and the tests that hold the compiled pass to it.
+ */
 export function contextReceiptSchema(): ReturnType<typeof buildReceiptSchema> {
   receiptSchema ??= buildReceiptSchema();
   return receiptSchema;
@@ -161,7 +167,7 @@ export function validateContextReceipt(
   numbers: readonly NumberLiteral[] = [],
 ): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; migrated: string[]; receipt?: ContextReceipt } {
   const { value: read, migrated } = migrateContextReceipt(value);
-  const result = validateWith(contextReceiptSchema(), [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
+  const result = validateWith(checkContextReceipt, [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
   const { issues } = result;
   const warnings = migrated.length === 0 ? result.warnings : [{ path: "$", message: `a pre-Kernel-9 receipt: read ${migrated.join(", ")} as unrecorded` }, ...result.warnings];
   return result.value === undefined ? { ok: false, issues, warnings, migrated } : { ok: true, issues, warnings, migrated, receipt: result.value };
