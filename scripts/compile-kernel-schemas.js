@@ -52,7 +52,6 @@ function defOf(schema, where) {
   const known = KNOWN_DEF_KEYS[def.type];
   if (!known) refuse(where, `is a zod ${def.type}, which this compiler does not know`);
   for (const key of Object.keys(def)) if (!known.includes(key)) refuse(where, `is a zod ${def.type} with the option \`${key}\``);
-  if (def.type !== "number" && schema._zod.def.checks?.length) refuse(where, `is a zod ${def.type} with checks`);
   return def;
 }
 
@@ -65,15 +64,15 @@ function numberChecks(def, where) {
     if (c.check === "meta" && Object.keys(c).length === 1) continue; // JSON Schema metadata, no check at parse time
     if ((c.check === "greater_than" || c.check === "less_than") && Object.keys(c).join() === "check,value,inclusive") {
       if (c.inclusive !== true || typeof c.value !== "number" || !Number.isFinite(c.value)) refuse(where, `has a ${c.check} check other than an inclusive, finite bound`);
-      const [op, words] = c.check === "greater_than" ? [">=", "mustBeAtLeast"] : ["<=", "mustBeAtMost"];
-      checks.push({ fails: (x) => `!(${x} ${op} ${c.value})`, message: `${words}(${c.value})` });
+      const [op, words, bound] = c.check === "greater_than" ? [">=", "mustBeAtLeast", "Min"] : ["<=", "mustBeAtMost", "Max"];
+      checks.push({ fails: (x) => `!(${x} ${op} ${c.value})`, message: `${words}(${c.value})`, words, bound: `${bound}${c.value}`, doc: `${op} ${c.value}` });
       continue;
     }
     if (c.check === "custom" && Object.keys(c).join() === "type,check,fn,error" && c.fn === Number.isInteger) {
       // refine(Number.isInteger, { message }): its message is the check's own, ahead of any error map.
       const message = c.error({ code: "custom", input: 0.5 });
       if (typeof message !== "string" || message !== c.error({ code: "custom", input: -1.5 })) refuse(where, "has an integer refine whose message is not one fixed string");
-      checks.push({ fails: (x) => `!Number.isInteger(${x})`, message: JSON.stringify(message) });
+      checks.push({ fails: (x) => `!Number.isInteger(${x})`, message: JSON.stringify(message), integer: true, doc: "an integer" });
       continue;
     }
     refuse(where, `has a ${c.check} check this compiler does not know`);
@@ -81,13 +80,19 @@ function numberChecks(def, where) {
   return checks;
 }
 
-/** Writes the validators of `roots`; the same roots always give the same text. */
+/**
+ * Writes the validators of `roots`; the same roots always give the same text. Each object, array
+ * and kind of number is a function of its own, the checks of a string, a boolean or a literal
+ * are steps of schema-issues.ts: the file stays small, since a command compiles what it loads.
+ */
 export function compileKernelSchemas(roots) {
   const functions = [];
   const constants = [];
   const compiled = new Map(); // object schema -> its function's name
+  const bodies = new Map(); // an array's or a number's function body -> its name
   const names = new Set();
   const constantNames = new Map(); // the text of a constant -> its name
+  const steps = new Set(); // the steps of schema-issues.ts the file uses
 
   /** A module constant holding a list of strings, `[...]` or `new Set([...])`, one line when it fits (as Biome prints it). */
   const constant = (base, strings, { set = false, type = "" } = {}) => {
@@ -103,8 +108,6 @@ export function compileKernelSchemas(roots) {
     }
     return constantNames.get(text);
   };
-
-  const arrays = new Map(); // an array function's body -> its name
   const functionName = (where) =>
     where
       .replace(/\[\]/g, ".item")
@@ -117,76 +120,85 @@ export function compileKernelSchemas(roots) {
     names.add(name);
     return name;
   };
-  const indent = (text) =>
-    text
-      .split("\n")
-      .map((line) => `  ${line}`)
-      .join("\n");
-  const pathOf = (segments) => (segments.length === 0 ? "[...p]" : `[...p, ${segments.join(", ")}]`);
-  const push = (segments, message) => `issues.push({ segments: ${pathOf(segments)}, message: ${message} });`;
+  const step = (name) => {
+    steps.add(name);
+    return name;
+  };
+  /** A function named after what it checks, written once for every place with the same body. */
+  const shared = (base, doc, signature, body) => {
+    const key = `${signature}\n${body.join("\n")}`;
+    if (!bodies.has(key)) {
+      const name = uniqueName(base);
+      bodies.set(key, name);
+      functions.push([`/** ${doc} */`, `function ${name}${signature} {`, ...body.map((line) => `  ${line}`), "}"].join("\n"));
+    }
+    return bodies.get(key);
+  };
+  const LEAF = "(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown";
+  const NODE = "(v: unknown, q: Segments, issues: FoundIssue[]): unknown";
 
   /**
-   * Lines that check the value in variable `x` (a zod schema `schema`, reached at `where`) and
-   * store what zod would return with `assign(expression)`; `segments` are its path after `p`.
+   * The expression that checks `value` (the zod schema `schema`, at `where`), the field `key` of
+   * the object or array at path `q`, and is what zod returns for it.
    */
-  function check(schema, x, segments, assign, where) {
+  function check(schema, value, key, where) {
     const def = defOf(schema, where);
     switch (def.type) {
       case "string":
+        return `${step("checkString")}(${value}, q, ${key}, issues)`;
       case "boolean":
-        return [`if (typeof ${x} === "${def.type}") ${assign(x)}`, `else ${push(segments, `mustBeType("${def.type}", ${x})`)}`];
-      case "number": {
-        const checks = numberChecks(def, where);
-        const lines = [`if (typeof ${x} !== "number" || !Number.isFinite(${x})) ${push(segments, `mustBeType("number", ${x})`)}`, "else {"];
-        // Each check runs on a number whatever the others found: none of these aborts (zod's runChecks).
-        for (const { fails, message } of checks) lines.push(`  if (${fails(x)}) ${push(segments, message)}`);
-        lines.push(`  ${assign(x)}`, "}");
-        return lines;
-      }
+        return `${step("checkBoolean")}(${value}, q, ${key}, issues)`;
+      case "number":
+        return `${numberFunction(def, where)}(${value}, q, ${key}, issues)`;
       case "literal":
       case "enum": {
         const values = def.type === "literal" ? def.values : Object.values(def.entries);
-        if (def.type === "enum" && Object.entries(def.entries).some(([key, value]) => key !== value)) refuse(where, "is an enum whose keys are not its values");
-        if (values.length === 0 || values.some((value) => typeof value !== "string")) refuse(where, `is a ${def.type} of other than strings`);
+        if (def.type === "enum" && Object.entries(def.entries).some(([k, v]) => k !== v)) refuse(where, "is an enum whose keys are not its values");
+        if (values.length === 0 || values.some((v) => typeof v !== "string")) refuse(where, `is a ${def.type} of other than strings`);
         const list = constant(`${where.replace(/\[\]/g, "").replace(/\W+/g, "_").toUpperCase()}_VALUES`, values, { type: ": readonly unknown[]" });
-        const test = values.length === 1 ? `${x} === ${JSON.stringify(values[0])}` : `${list}.includes(${x})`;
-        return [`if (${test}) ${assign(x)}`, `else ${push(segments, `mustBeValue(${list}, ${x})`)}`];
+        return `${step("checkValue")}(${list}, ${value}, q, ${key}, issues)`;
       }
       case "array":
-        return [assign(`${arrayFunction(def.element, where)}(${x}, ${pathOf(segments)}, issues)`)];
+        return `${arrayFunction(def.element, where)}(${value}, [...q, ${key}], issues)`;
       case "object":
-        return [`${assign(`${objectFunction(schema, where)}(${x}, ${pathOf(segments)}, issues)`)}`];
+        return `${objectFunction(schema, where)}(${value}, [...q, ${key}], issues)`;
       case "optional":
         refuse(where, "is optional outside an object's shape");
     }
     throw new Error("unreachable");
   }
 
-  /**
-   * One function per kind of array: an array of strings is one function wherever it is used, an
-   * array of objects is named after its first place.
-   */
-  function arrayFunction(element, where) {
+  function numberFunction(def, where) {
+    const checks = numberChecks(def, where);
+    const integer = checks.some((c) => c.integer);
+    const bounds = checks.filter((c) => c.bound).map((c) => c.bound);
+    const push = (message) => `issues.push({ segments: [...q, key], message: ${message} });`;
+    step("mustBeType");
     const body = [
-      "if (!Array.isArray(v)) {",
-      `  ${push([], 'mustBeType("array", v)')}`,
-      "  return v;",
+      `if (typeof x !== "number" || !Number.isFinite(x)) ${push('mustBeType("number", x)')}`,
+      "else {",
+      // Each check runs on a number whatever the others found: none of these aborts (zod's runChecks).
+      ...checks.map(({ fails, message }) => `  if (${fails("x")}) ${push(message)}`),
       "}",
+      "return x;",
+    ];
+    for (const c of checks) if (c.words) step(c.words);
+    const base = `${integer ? "integer" : "number"}${bounds.join("")}`;
+    return shared(base, `A number${checks.length ? `: ${checks.map((c) => c.doc).join(", ")}` : ""}.`, LEAF, body);
+  }
+
+  /** One function per kind of array: an array of strings is one function wherever it is used. */
+  function arrayFunction(element, where) {
+    step("notA");
+    const body = [
+      'if (!Array.isArray(v)) return notA("array", v, q, issues);',
       "const out: unknown[] = new Array(v.length);",
-      "for (let i = 0; i < v.length; i++) {",
-      "  const x: unknown = v[i];",
-      ...check(element, "x", ["i"], (value) => `out[i] = ${value};`, `${where}[]`).map((line) => `  ${line}`),
-      "}",
+      `for (let i = 0; i < v.length; i++) out[i] = ${check(element, "v[i]", "i", `${where}[]`)};`,
       "return out;",
-    ].join("\n");
-    if (arrays.has(body)) return arrays.get(body);
+    ];
     const type = element._zod.def.type;
-    const name = uniqueName(["string", "boolean"].includes(type) ? `${type}Array` : functionName(where));
-    arrays.set(body, name);
-    functions.push(
-      `/** ${name === functionName(where) ? where : `An array of ${type}s`}: an array. */\nfunction ${name}(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {\n${indent(body)}\n}`,
-    );
-    return name;
+    const named = ["string", "boolean"].includes(type);
+    return shared(named ? `${type}Array` : functionName(where), named ? `An array of ${type}s.` : `${where}: an array.`, NODE, body);
   }
 
   /** One function per object schema (a schema used twice, like the context selector, once). */
@@ -201,30 +213,22 @@ export function compileKernelSchemas(roots) {
     // Its slot comes before the functions of its fields: the file reads from the document down.
     const slot = functions.push("") - 1;
     const keySet = constant(`${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_KEYS`, keys, { set: true });
-    const body = ["if (!isJsonObject(v)) {", `  ${push([], 'mustBeType("object", v)')}`, "  return v;", "}", "const out: Record<string, unknown> = {};"];
-    // One variable for every field's value (Biome asks for a const when there is one field).
-    if (keys.length > 1) body.push("let x: unknown;");
+    step("notA");
+    step("unknownKeys");
+    const body = ['if (!isJsonObject(v)) return notA("object", v, q, issues);', "const out: Record<string, unknown> = {};"];
     for (const key of keys) {
       if (key === "__proto__") refuse(`${where}.${key}`, "is the key __proto__");
       const field = IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
       const at = `${where}.${key}`;
-      const store = (value) => `out${field} = ${value};`;
-      body.push(keys.length > 1 ? `x = v${field};` : `const x: unknown = v${field};`);
       const value = def.shape[key];
-      if (defOf(value, at).type === "optional") {
-        // Absent: no issue and no key; present, even as undefined, zod keeps it.
-        body.push(
-          "if (x !== undefined) {",
-          ...check(value._zod.def.innerType, "x", [JSON.stringify(key)], store, at).map((line) => `  ${line}`),
-          `} else if (${JSON.stringify(key)} in v) ${store("undefined")}`,
-        );
-      } else {
-        // Absent is undefined, which every known schema refuses: "is required".
-        body.push(...check(value, "x", [JSON.stringify(key)], store, at));
-      }
+      // Absent, an optional key is no issue and no key (present as undefined, zod keeps it); a
+      // required one is undefined, which every known schema refuses: "is required".
+      if (defOf(value, at).type === "optional")
+        body.push(`if (${step("has")}(v, ${JSON.stringify(key)}, out)) out${field} = ${check(value._zod.def.innerType, `v${field}`, JSON.stringify(key), at)};`);
+      else body.push(`out${field} = ${check(value, `v${field}`, JSON.stringify(key), at)};`);
     }
-    body.push(`for (const key in v) if (!${keySet}.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });`, "return out;");
-    functions[slot] = [`/** ${where}: a strict object. */`, `function ${name}(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {`, ...body.map((line) => `  ${line}`), "}"].join("\n");
+    body.push(`unknownKeys(v, ${keySet}, q, issues);`, "return out;");
+    functions[slot] = [`/** ${where}: a strict object. */`, `function ${name}${NODE} {`, ...body.map((line) => `  ${line}`), "}"].join("\n");
     return name;
   }
 
@@ -244,6 +248,7 @@ export function compileKernelSchemas(roots) {
     const these = roots.filter((root) => root.from === from).map((root) => root.type);
     return `import type { ${these.join(", ")} } from "${from}";`;
   });
+  const runtime = ["type FoundIssue", "type Segments", "isJsonObject", ...[...steps].sort()];
   return [
     "// Generated by scripts/compile-kernel-schemas.js from the zod schemas of shared/kernel; do not edit.",
     "// Regenerate with `npm run kernel:schemas` (test/shared/kernel/compiled-schemas.test.ts fails when stale).",
@@ -251,7 +256,7 @@ export function compileKernelSchemas(roots) {
     "// them, without loading zod or building a schema when a command validates a kernel document.",
     ...types.sort(),
     'import type { JsonPathSegment } from "./json-path.js";',
-    'import { type FoundIssue, UNKNOWN_KEY, isJsonObject, mustBeAtLeast, mustBeAtMost, mustBeType, mustBeValue } from "./schema-issues.js";',
+    `import { ${runtime.join(", ")} } from "./schema-issues.js";`,
     "",
     ...constants,
     "",

@@ -6,7 +6,7 @@ import type { ContextReceipt } from "./receipt.js";
 import type { KernelCheckpoint } from "./checkpoint.js";
 import type { KernelHandoff } from "./schema.js";
 import type { JsonPathSegment } from "./json-path.js";
-import { type FoundIssue, UNKNOWN_KEY, isJsonObject, mustBeAtLeast, mustBeAtMost, mustBeType, mustBeValue } from "./schema-issues.js";
+import { type FoundIssue, type Segments, isJsonObject, checkBoolean, checkString, checkValue, has, mustBeAtLeast, mustBeAtMost, mustBeType, notA, unknownKeys } from "./schema-issues.js";
 
 const HANDOFF_KEYS = new Set(["schema", "identity", "provenance", "objective", "contract", "workflow", "runtime", "context", "execution", "open_threads", "warnings", "outputs", "resume"]);
 const HANDOFF_SCHEMA_VALUES: readonly unknown[] = ["kernel.handoff/v1"];
@@ -96,1145 +96,528 @@ export function checkContextReceipt(value: unknown, issues: FoundIssue[]): Conte
 }
 
 /** handoff: a strict object. */
-function handoff(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoff(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.schema;
-  if (x === "kernel.handoff/v1") out.schema = x;
-  else issues.push({ segments: [...p, "schema"], message: mustBeValue(HANDOFF_SCHEMA_VALUES, x) });
-  x = v.identity;
-  out.identity = handoffIdentity(x, [...p, "identity"], issues);
-  x = v.provenance;
-  out.provenance = handoffProvenance(x, [...p, "provenance"], issues);
-  x = v.objective;
-  out.objective = handoffObjective(x, [...p, "objective"], issues);
-  x = v.contract;
-  if (x !== undefined) {
-    out.contract = handoffContract(x, [...p, "contract"], issues);
-  } else if ("contract" in v) out.contract = undefined;
-  x = v.workflow;
-  out.workflow = handoffWorkflow(x, [...p, "workflow"], issues);
-  x = v.runtime;
-  if (x !== undefined) {
-    out.runtime = handoffRuntime(x, [...p, "runtime"], issues);
-  } else if ("runtime" in v) out.runtime = undefined;
-  x = v.context;
-  out.context = handoffContext(x, [...p, "context"], issues);
-  x = v.execution;
-  out.execution = handoffExecution(x, [...p, "execution"], issues);
-  x = v.open_threads;
-  if (x !== undefined) {
-    out.open_threads = stringArray(x, [...p, "open_threads"], issues);
-  } else if ("open_threads" in v) out.open_threads = undefined;
-  x = v.warnings;
-  if (x !== undefined) {
-    out.warnings = stringArray(x, [...p, "warnings"], issues);
-  } else if ("warnings" in v) out.warnings = undefined;
-  x = v.outputs;
-  if (x !== undefined) {
-    out.outputs = handoffOutputs(x, [...p, "outputs"], issues);
-  } else if ("outputs" in v) out.outputs = undefined;
-  x = v.resume;
-  out.resume = handoffResume(x, [...p, "resume"], issues);
-  for (const key in v) if (!HANDOFF_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.schema = checkValue(HANDOFF_SCHEMA_VALUES, v.schema, q, "schema", issues);
+  out.identity = handoffIdentity(v.identity, [...q, "identity"], issues);
+  out.provenance = handoffProvenance(v.provenance, [...q, "provenance"], issues);
+  out.objective = handoffObjective(v.objective, [...q, "objective"], issues);
+  if (has(v, "contract", out)) out.contract = handoffContract(v.contract, [...q, "contract"], issues);
+  out.workflow = handoffWorkflow(v.workflow, [...q, "workflow"], issues);
+  if (has(v, "runtime", out)) out.runtime = handoffRuntime(v.runtime, [...q, "runtime"], issues);
+  out.context = handoffContext(v.context, [...q, "context"], issues);
+  out.execution = handoffExecution(v.execution, [...q, "execution"], issues);
+  if (has(v, "open_threads", out)) out.open_threads = stringArray(v.open_threads, [...q, "open_threads"], issues);
+  if (has(v, "warnings", out)) out.warnings = stringArray(v.warnings, [...q, "warnings"], issues);
+  if (has(v, "outputs", out)) out.outputs = handoffOutputs(v.outputs, [...q, "outputs"], issues);
+  out.resume = handoffResume(v.resume, [...q, "resume"], issues);
+  unknownKeys(v, HANDOFF_KEYS, q, issues);
   return out;
 }
 
 /** handoff.identity: a strict object. */
-function handoffIdentity(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffIdentity(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.name;
-  if (typeof x === "string") out.name = x;
-  else issues.push({ segments: [...p, "name"], message: mustBeType("string", x) });
-  x = v.created;
-  if (typeof x === "string") out.created = x;
-  else issues.push({ segments: [...p, "created"], message: mustBeType("string", x) });
-  x = v.session;
-  if (x !== undefined) {
-    if (typeof x === "string") out.session = x;
-    else issues.push({ segments: [...p, "session"], message: mustBeType("string", x) });
-  } else if ("session" in v) out.session = undefined;
-  x = v.tier;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "tier"], message: mustBeType("number", x) });
-    else {
-      if (!(x >= 1)) issues.push({ segments: [...p, "tier"], message: mustBeAtLeast(1) });
-      if (!(x <= 3)) issues.push({ segments: [...p, "tier"], message: mustBeAtMost(3) });
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "tier"], message: "must be an integer" });
-      out.tier = x;
-    }
-  } else if ("tier" in v) out.tier = undefined;
-  for (const key in v) if (!HANDOFF_IDENTITY_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.name = checkString(v.name, q, "name", issues);
+  out.created = checkString(v.created, q, "created", issues);
+  if (has(v, "session", out)) out.session = checkString(v.session, q, "session", issues);
+  if (has(v, "tier", out)) out.tier = integerMin1Max3(v.tier, q, "tier", issues);
+  unknownKeys(v, HANDOFF_IDENTITY_KEYS, q, issues);
   return out;
 }
 
-/** handoff.provenance: a strict object. */
-function handoffProvenance(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
+/** A number: >= 1, <= 3, an integer. */
+function integerMin1Max3(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
+  if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...q, key], message: mustBeType("number", x) });
+  else {
+    if (!(x >= 1)) issues.push({ segments: [...q, key], message: mustBeAtLeast(1) });
+    if (!(x <= 3)) issues.push({ segments: [...q, key], message: mustBeAtMost(3) });
+    if (!Number.isInteger(x)) issues.push({ segments: [...q, key], message: "must be an integer" });
   }
+  return x;
+}
+
+/** handoff.provenance: a strict object. */
+function handoffProvenance(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.branch;
-  if (typeof x === "string") out.branch = x;
-  else issues.push({ segments: [...p, "branch"], message: mustBeType("string", x) });
-  x = v.commit;
-  if (typeof x === "string") out.commit = x;
-  else issues.push({ segments: [...p, "commit"], message: mustBeType("string", x) });
-  x = v.dirty;
-  if (typeof x === "boolean") out.dirty = x;
-  else issues.push({ segments: [...p, "dirty"], message: mustBeType("boolean", x) });
-  x = v.artifacts;
-  if (x !== undefined) {
-    out.artifacts = handoffProvenanceArtifacts(x, [...p, "artifacts"], issues);
-  } else if ("artifacts" in v) out.artifacts = undefined;
-  x = v.retrospective_refs;
-  if (x !== undefined) {
-    out.retrospective_refs = stringArray(x, [...p, "retrospective_refs"], issues);
-  } else if ("retrospective_refs" in v) out.retrospective_refs = undefined;
-  for (const key in v) if (!HANDOFF_PROVENANCE_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.branch = checkString(v.branch, q, "branch", issues);
+  out.commit = checkString(v.commit, q, "commit", issues);
+  out.dirty = checkBoolean(v.dirty, q, "dirty", issues);
+  if (has(v, "artifacts", out)) out.artifacts = handoffProvenanceArtifacts(v.artifacts, [...q, "artifacts"], issues);
+  if (has(v, "retrospective_refs", out)) out.retrospective_refs = stringArray(v.retrospective_refs, [...q, "retrospective_refs"], issues);
+  unknownKeys(v, HANDOFF_PROVENANCE_KEYS, q, issues);
   return out;
 }
 
 /** handoff.provenance.artifacts[]: a strict object. */
-function handoffProvenanceArtifactsItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffProvenanceArtifactsItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.path;
-  if (typeof x === "string") out.path = x;
-  else issues.push({ segments: [...p, "path"], message: mustBeType("string", x) });
-  x = v.sha256;
-  if (typeof x === "string") out.sha256 = x;
-  else issues.push({ segments: [...p, "sha256"], message: mustBeType("string", x) });
-  x = v.purpose;
-  if (x !== undefined) {
-    if (typeof x === "string") out.purpose = x;
-    else issues.push({ segments: [...p, "purpose"], message: mustBeType("string", x) });
-  } else if ("purpose" in v) out.purpose = undefined;
-  for (const key in v) if (!HANDOFF_PROVENANCE_ARTIFACTS_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.path = checkString(v.path, q, "path", issues);
+  out.sha256 = checkString(v.sha256, q, "sha256", issues);
+  if (has(v, "purpose", out)) out.purpose = checkString(v.purpose, q, "purpose", issues);
+  unknownKeys(v, HANDOFF_PROVENANCE_ARTIFACTS_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.provenance.artifacts: an array. */
-function handoffProvenanceArtifacts(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffProvenanceArtifacts(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffProvenanceArtifactsItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffProvenanceArtifactsItem(v[i], [...q, i], issues);
   return out;
 }
 
-/** An array of strings: an array. */
-function stringArray(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+/** An array of strings. */
+function stringArray(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    if (typeof x === "string") out[i] = x;
-    else issues.push({ segments: [...p, i], message: mustBeType("string", x) });
-  }
+  for (let i = 0; i < v.length; i++) out[i] = checkString(v[i], q, i, issues);
   return out;
 }
 
 /** handoff.objective: a strict object. */
-function handoffObjective(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffObjective(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.goal;
-  if (typeof x === "string") out.goal = x;
-  else issues.push({ segments: [...p, "goal"], message: mustBeType("string", x) });
-  x = v.success_conditions;
-  out.success_conditions = stringArray(x, [...p, "success_conditions"], issues);
-  x = v.non_goals;
-  if (x !== undefined) {
-    out.non_goals = stringArray(x, [...p, "non_goals"], issues);
-  } else if ("non_goals" in v) out.non_goals = undefined;
-  for (const key in v) if (!HANDOFF_OBJECTIVE_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.goal = checkString(v.goal, q, "goal", issues);
+  out.success_conditions = stringArray(v.success_conditions, [...q, "success_conditions"], issues);
+  if (has(v, "non_goals", out)) out.non_goals = stringArray(v.non_goals, [...q, "non_goals"], issues);
+  unknownKeys(v, HANDOFF_OBJECTIVE_KEYS, q, issues);
   return out;
 }
 
 /** handoff.contract: a strict object. */
-function handoffContract(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContract(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.ref;
-  if (x !== undefined) {
-    if (typeof x === "string") out.ref = x;
-    else issues.push({ segments: [...p, "ref"], message: mustBeType("string", x) });
-  } else if ("ref" in v) out.ref = undefined;
-  x = v.invariants;
-  if (x !== undefined) {
-    out.invariants = stringArray(x, [...p, "invariants"], issues);
-  } else if ("invariants" in v) out.invariants = undefined;
-  x = v.assumptions;
-  if (x !== undefined) {
-    out.assumptions = stringArray(x, [...p, "assumptions"], issues);
-  } else if ("assumptions" in v) out.assumptions = undefined;
-  x = v.decisions_accepted;
-  if (x !== undefined) {
-    out.decisions_accepted = handoffContractDecisionsAccepted(x, [...p, "decisions_accepted"], issues);
-  } else if ("decisions_accepted" in v) out.decisions_accepted = undefined;
-  x = v.alternatives_rejected;
-  if (x !== undefined) {
-    out.alternatives_rejected = handoffContractAlternativesRejected(x, [...p, "alternatives_rejected"], issues);
-  } else if ("alternatives_rejected" in v) out.alternatives_rejected = undefined;
-  for (const key in v) if (!HANDOFF_CONTRACT_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "ref", out)) out.ref = checkString(v.ref, q, "ref", issues);
+  if (has(v, "invariants", out)) out.invariants = stringArray(v.invariants, [...q, "invariants"], issues);
+  if (has(v, "assumptions", out)) out.assumptions = stringArray(v.assumptions, [...q, "assumptions"], issues);
+  if (has(v, "decisions_accepted", out)) out.decisions_accepted = handoffContractDecisionsAccepted(v.decisions_accepted, [...q, "decisions_accepted"], issues);
+  if (has(v, "alternatives_rejected", out)) out.alternatives_rejected = handoffContractAlternativesRejected(v.alternatives_rejected, [...q, "alternatives_rejected"], issues);
+  unknownKeys(v, HANDOFF_CONTRACT_KEYS, q, issues);
   return out;
 }
 
 /** handoff.contract.decisions_accepted[]: a strict object. */
-function handoffContractDecisionsAcceptedItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContractDecisionsAcceptedItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.decision;
-  if (typeof x === "string") out.decision = x;
-  else issues.push({ segments: [...p, "decision"], message: mustBeType("string", x) });
-  x = v.rationale;
-  if (x !== undefined) {
-    if (typeof x === "string") out.rationale = x;
-    else issues.push({ segments: [...p, "rationale"], message: mustBeType("string", x) });
-  } else if ("rationale" in v) out.rationale = undefined;
-  for (const key in v) if (!HANDOFF_CONTRACT_DECISIONS_ACCEPTED_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.decision = checkString(v.decision, q, "decision", issues);
+  if (has(v, "rationale", out)) out.rationale = checkString(v.rationale, q, "rationale", issues);
+  unknownKeys(v, HANDOFF_CONTRACT_DECISIONS_ACCEPTED_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.contract.decisions_accepted: an array. */
-function handoffContractDecisionsAccepted(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffContractDecisionsAccepted(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffContractDecisionsAcceptedItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffContractDecisionsAcceptedItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.contract.alternatives_rejected[]: a strict object. */
-function handoffContractAlternativesRejectedItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContractAlternativesRejectedItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.alternative;
-  if (typeof x === "string") out.alternative = x;
-  else issues.push({ segments: [...p, "alternative"], message: mustBeType("string", x) });
-  x = v.reason;
-  if (x !== undefined) {
-    if (typeof x === "string") out.reason = x;
-    else issues.push({ segments: [...p, "reason"], message: mustBeType("string", x) });
-  } else if ("reason" in v) out.reason = undefined;
-  for (const key in v) if (!HANDOFF_CONTRACT_ALTERNATIVES_REJECTED_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.alternative = checkString(v.alternative, q, "alternative", issues);
+  if (has(v, "reason", out)) out.reason = checkString(v.reason, q, "reason", issues);
+  unknownKeys(v, HANDOFF_CONTRACT_ALTERNATIVES_REJECTED_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.contract.alternatives_rejected: an array. */
-function handoffContractAlternativesRejected(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffContractAlternativesRejected(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffContractAlternativesRejectedItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffContractAlternativesRejectedItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.workflow: a strict object. */
-function handoffWorkflow(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffWorkflow(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.phases;
-  out.phases = handoffWorkflowPhases(x, [...p, "phases"], issues);
-  x = v.invalidation_rules;
-  if (x !== undefined) {
-    out.invalidation_rules = handoffWorkflowInvalidationRules(x, [...p, "invalidation_rules"], issues);
-  } else if ("invalidation_rules" in v) out.invalidation_rules = undefined;
-  for (const key in v) if (!HANDOFF_WORKFLOW_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.phases = handoffWorkflowPhases(v.phases, [...q, "phases"], issues);
+  if (has(v, "invalidation_rules", out)) out.invalidation_rules = handoffWorkflowInvalidationRules(v.invalidation_rules, [...q, "invalidation_rules"], issues);
+  unknownKeys(v, HANDOFF_WORKFLOW_KEYS, q, issues);
   return out;
 }
 
 /** handoff.workflow.phases[]: a strict object. */
-function handoffWorkflowPhasesItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffWorkflowPhasesItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.name;
-  if (typeof x === "string") out.name = x;
-  else issues.push({ segments: [...p, "name"], message: mustBeType("string", x) });
-  x = v.status;
-  if (HANDOFF_WORKFLOW_PHASES_STATUS_VALUES.includes(x)) out.status = x;
-  else issues.push({ segments: [...p, "status"], message: mustBeValue(HANDOFF_WORKFLOW_PHASES_STATUS_VALUES, x) });
-  x = v.evidence;
-  if (x !== undefined) {
-    if (typeof x === "string") out.evidence = x;
-    else issues.push({ segments: [...p, "evidence"], message: mustBeType("string", x) });
-  } else if ("evidence" in v) out.evidence = undefined;
-  for (const key in v) if (!HANDOFF_WORKFLOW_PHASES_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.name = checkString(v.name, q, "name", issues);
+  out.status = checkValue(HANDOFF_WORKFLOW_PHASES_STATUS_VALUES, v.status, q, "status", issues);
+  if (has(v, "evidence", out)) out.evidence = checkString(v.evidence, q, "evidence", issues);
+  unknownKeys(v, HANDOFF_WORKFLOW_PHASES_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.workflow.phases: an array. */
-function handoffWorkflowPhases(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffWorkflowPhases(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffWorkflowPhasesItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffWorkflowPhasesItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.workflow.invalidation_rules[]: a strict object. */
-function handoffWorkflowInvalidationRulesItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffWorkflowInvalidationRulesItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.when;
-  out.when = handoffWorkflowInvalidationRulesItemWhen(x, [...p, "when"], issues);
-  x = v.invalidates;
-  out.invalidates = stringArray(x, [...p, "invalidates"], issues);
-  for (const key in v) if (!HANDOFF_WORKFLOW_INVALIDATION_RULES_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.when = handoffWorkflowInvalidationRulesItemWhen(v.when, [...q, "when"], issues);
+  out.invalidates = stringArray(v.invalidates, [...q, "invalidates"], issues);
+  unknownKeys(v, HANDOFF_WORKFLOW_INVALIDATION_RULES_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.workflow.invalidation_rules[].when: a strict object. */
-function handoffWorkflowInvalidationRulesItemWhen(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffWorkflowInvalidationRulesItemWhen(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.event;
-  if (typeof x === "string") out.event = x;
-  else issues.push({ segments: [...p, "event"], message: mustBeType("string", x) });
-  x = v.path_glob;
-  if (x !== undefined) {
-    if (typeof x === "string") out.path_glob = x;
-    else issues.push({ segments: [...p, "path_glob"], message: mustBeType("string", x) });
-  } else if ("path_glob" in v) out.path_glob = undefined;
-  for (const key in v) if (!HANDOFF_WORKFLOW_INVALIDATION_RULES_ITEM_WHEN_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.event = checkString(v.event, q, "event", issues);
+  if (has(v, "path_glob", out)) out.path_glob = checkString(v.path_glob, q, "path_glob", issues);
+  unknownKeys(v, HANDOFF_WORKFLOW_INVALIDATION_RULES_ITEM_WHEN_KEYS, q, issues);
   return out;
 }
 
 /** handoff.workflow.invalidation_rules: an array. */
-function handoffWorkflowInvalidationRules(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffWorkflowInvalidationRules(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffWorkflowInvalidationRulesItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffWorkflowInvalidationRulesItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.runtime: a strict object. */
-function handoffRuntime(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffRuntime(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.required_skills;
-  if (x !== undefined) {
-    out.required_skills = handoffRuntimeRequiredSkills(x, [...p, "required_skills"], issues);
-  } else if ("required_skills" in v) out.required_skills = undefined;
-  x = v.optional_skills;
-  if (x !== undefined) {
-    out.optional_skills = stringArray(x, [...p, "optional_skills"], issues);
-  } else if ("optional_skills" in v) out.optional_skills = undefined;
-  x = v.preflight;
-  if (x !== undefined) {
-    out.preflight = handoffRuntimePreflight(x, [...p, "preflight"], issues);
-  } else if ("preflight" in v) out.preflight = undefined;
-  for (const key in v) if (!HANDOFF_RUNTIME_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "required_skills", out)) out.required_skills = handoffRuntimeRequiredSkills(v.required_skills, [...q, "required_skills"], issues);
+  if (has(v, "optional_skills", out)) out.optional_skills = stringArray(v.optional_skills, [...q, "optional_skills"], issues);
+  if (has(v, "preflight", out)) out.preflight = handoffRuntimePreflight(v.preflight, [...q, "preflight"], issues);
+  unknownKeys(v, HANDOFF_RUNTIME_KEYS, q, issues);
   return out;
 }
 
 /** handoff.runtime.required_skills[]: a strict object. */
-function handoffRuntimeRequiredSkillsItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffRuntimeRequiredSkillsItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.name;
-  if (typeof x === "string") out.name = x;
-  else issues.push({ segments: [...p, "name"], message: mustBeType("string", x) });
-  x = v.version;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "version"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "version"], message: "must be an integer" });
-      out.version = x;
-    }
-  } else if ("version" in v) out.version = undefined;
-  x = v.sha256;
-  if (x !== undefined) {
-    if (typeof x === "string") out.sha256 = x;
-    else issues.push({ segments: [...p, "sha256"], message: mustBeType("string", x) });
-  } else if ("sha256" in v) out.sha256 = undefined;
-  for (const key in v) if (!HANDOFF_RUNTIME_REQUIRED_SKILLS_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.name = checkString(v.name, q, "name", issues);
+  if (has(v, "version", out)) out.version = integer(v.version, q, "version", issues);
+  if (has(v, "sha256", out)) out.sha256 = checkString(v.sha256, q, "sha256", issues);
+  unknownKeys(v, HANDOFF_RUNTIME_REQUIRED_SKILLS_ITEM_KEYS, q, issues);
   return out;
 }
 
+/** A number: an integer. */
+function integer(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
+  if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...q, key], message: mustBeType("number", x) });
+  else {
+    if (!Number.isInteger(x)) issues.push({ segments: [...q, key], message: "must be an integer" });
+  }
+  return x;
+}
+
 /** handoff.runtime.required_skills: an array. */
-function handoffRuntimeRequiredSkills(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffRuntimeRequiredSkills(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffRuntimeRequiredSkillsItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffRuntimeRequiredSkillsItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.runtime.preflight[]: a strict object. */
-function handoffRuntimePreflightItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffRuntimePreflightItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.check;
-  if (HANDOFF_RUNTIME_PREFLIGHT_CHECK_VALUES.includes(x)) out.check = x;
-  else issues.push({ segments: [...p, "check"], message: mustBeValue(HANDOFF_RUNTIME_PREFLIGHT_CHECK_VALUES, x) });
-  x = v.expected;
-  if (x !== undefined) {
-    if (typeof x === "string") out.expected = x;
-    else issues.push({ segments: [...p, "expected"], message: mustBeType("string", x) });
-  } else if ("expected" in v) out.expected = undefined;
-  x = v.path;
-  if (x !== undefined) {
-    if (typeof x === "string") out.path = x;
-    else issues.push({ segments: [...p, "path"], message: mustBeType("string", x) });
-  } else if ("path" in v) out.path = undefined;
-  x = v.argv;
-  if (x !== undefined) {
-    out.argv = stringArray(x, [...p, "argv"], issues);
-  } else if ("argv" in v) out.argv = undefined;
-  for (const key in v) if (!HANDOFF_RUNTIME_PREFLIGHT_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.check = checkValue(HANDOFF_RUNTIME_PREFLIGHT_CHECK_VALUES, v.check, q, "check", issues);
+  if (has(v, "expected", out)) out.expected = checkString(v.expected, q, "expected", issues);
+  if (has(v, "path", out)) out.path = checkString(v.path, q, "path", issues);
+  if (has(v, "argv", out)) out.argv = stringArray(v.argv, [...q, "argv"], issues);
+  unknownKeys(v, HANDOFF_RUNTIME_PREFLIGHT_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.runtime.preflight: an array. */
-function handoffRuntimePreflight(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffRuntimePreflight(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffRuntimePreflightItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffRuntimePreflightItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.context: a strict object. */
-function handoffContext(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContext(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.policy;
-  out.policy = handoffContextPolicy(x, [...p, "policy"], issues);
-  x = v.required;
-  if (x !== undefined) {
-    out.required = handoffContextRequired(x, [...p, "required"], issues);
-  } else if ("required" in v) out.required = undefined;
-  x = v.optional;
-  if (x !== undefined) {
-    out.optional = handoffContextRequired(x, [...p, "optional"], issues);
-  } else if ("optional" in v) out.optional = undefined;
-  x = v.forbidden;
-  if (x !== undefined) {
-    out.forbidden = stringArray(x, [...p, "forbidden"], issues);
-  } else if ("forbidden" in v) out.forbidden = undefined;
-  x = v.budget;
-  if (x !== undefined) {
-    out.budget = handoffContextBudget(x, [...p, "budget"], issues);
-  } else if ("budget" in v) out.budget = undefined;
-  for (const key in v) if (!HANDOFF_CONTEXT_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.policy = handoffContextPolicy(v.policy, [...q, "policy"], issues);
+  if (has(v, "required", out)) out.required = handoffContextRequired(v.required, [...q, "required"], issues);
+  if (has(v, "optional", out)) out.optional = handoffContextRequired(v.optional, [...q, "optional"], issues);
+  if (has(v, "forbidden", out)) out.forbidden = stringArray(v.forbidden, [...q, "forbidden"], issues);
+  if (has(v, "budget", out)) out.budget = handoffContextBudget(v.budget, [...q, "budget"], issues);
+  unknownKeys(v, HANDOFF_CONTEXT_KEYS, q, issues);
   return out;
 }
 
 /** handoff.context.policy: a strict object. */
-function handoffContextPolicy(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContextPolicy(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  const x: unknown = v.mode;
-  if (HANDOFF_CONTEXT_POLICY_MODE_VALUES.includes(x)) out.mode = x;
-  else issues.push({ segments: [...p, "mode"], message: mustBeValue(HANDOFF_CONTEXT_POLICY_MODE_VALUES, x) });
-  for (const key in v) if (!HANDOFF_CONTEXT_POLICY_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.mode = checkValue(HANDOFF_CONTEXT_POLICY_MODE_VALUES, v.mode, q, "mode", issues);
+  unknownKeys(v, HANDOFF_CONTEXT_POLICY_KEYS, q, issues);
   return out;
 }
 
 /** handoff.context.required[]: a strict object. */
-function handoffContextRequiredItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContextRequiredItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.path;
-  if (x !== undefined) {
-    if (typeof x === "string") out.path = x;
-    else issues.push({ segments: [...p, "path"], message: mustBeType("string", x) });
-  } else if ("path" in v) out.path = undefined;
-  x = v.lines;
-  if (x !== undefined) {
-    if (typeof x === "string") out.lines = x;
-    else issues.push({ segments: [...p, "lines"], message: mustBeType("string", x) });
-  } else if ("lines" in v) out.lines = undefined;
-  x = v.heading;
-  if (x !== undefined) {
-    if (typeof x === "string") out.heading = x;
-    else issues.push({ segments: [...p, "heading"], message: mustBeType("string", x) });
-  } else if ("heading" in v) out.heading = undefined;
-  x = v.grep;
-  if (x !== undefined) {
-    if (typeof x === "string") out.grep = x;
-    else issues.push({ segments: [...p, "grep"], message: mustBeType("string", x) });
-  } else if ("grep" in v) out.grep = undefined;
-  x = v.context;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "context"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "context"], message: "must be an integer" });
-      out.context = x;
-    }
-  } else if ("context" in v) out.context = undefined;
-  x = v.git_diff;
-  if (x !== undefined) {
-    if (typeof x === "string") out.git_diff = x;
-    else issues.push({ segments: [...p, "git_diff"], message: mustBeType("string", x) });
-  } else if ("git_diff" in v) out.git_diff = undefined;
-  x = v.reason;
-  if (x !== undefined) {
-    if (typeof x === "string") out.reason = x;
-    else issues.push({ segments: [...p, "reason"], message: mustBeType("string", x) });
-  } else if ("reason" in v) out.reason = undefined;
-  for (const key in v) if (!HANDOFF_CONTEXT_REQUIRED_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "path", out)) out.path = checkString(v.path, q, "path", issues);
+  if (has(v, "lines", out)) out.lines = checkString(v.lines, q, "lines", issues);
+  if (has(v, "heading", out)) out.heading = checkString(v.heading, q, "heading", issues);
+  if (has(v, "grep", out)) out.grep = checkString(v.grep, q, "grep", issues);
+  if (has(v, "context", out)) out.context = integer(v.context, q, "context", issues);
+  if (has(v, "git_diff", out)) out.git_diff = checkString(v.git_diff, q, "git_diff", issues);
+  if (has(v, "reason", out)) out.reason = checkString(v.reason, q, "reason", issues);
+  unknownKeys(v, HANDOFF_CONTEXT_REQUIRED_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** handoff.context.required: an array. */
-function handoffContextRequired(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function handoffContextRequired(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = handoffContextRequiredItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = handoffContextRequiredItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** handoff.context.budget: a strict object. */
-function handoffContextBudget(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffContextBudget(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.target_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "target_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!(x >= 1)) issues.push({ segments: [...p, "target_tokens"], message: mustBeAtLeast(1) });
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "target_tokens"], message: "must be an integer" });
-      out.target_tokens = x;
-    }
-  } else if ("target_tokens" in v) out.target_tokens = undefined;
-  x = v.max_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "max_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!(x >= 1)) issues.push({ segments: [...p, "max_tokens"], message: mustBeAtLeast(1) });
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "max_tokens"], message: "must be an integer" });
-      out.max_tokens = x;
-    }
-  } else if ("max_tokens" in v) out.max_tokens = undefined;
-  for (const key in v) if (!HANDOFF_CONTEXT_BUDGET_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "target_tokens", out)) out.target_tokens = integerMin1(v.target_tokens, q, "target_tokens", issues);
+  if (has(v, "max_tokens", out)) out.max_tokens = integerMin1(v.max_tokens, q, "max_tokens", issues);
+  unknownKeys(v, HANDOFF_CONTEXT_BUDGET_KEYS, q, issues);
   return out;
 }
 
-/** handoff.execution: a strict object. */
-function handoffExecution(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
+/** A number: >= 1, an integer. */
+function integerMin1(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
+  if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...q, key], message: mustBeType("number", x) });
+  else {
+    if (!(x >= 1)) issues.push({ segments: [...q, key], message: mustBeAtLeast(1) });
+    if (!Number.isInteger(x)) issues.push({ segments: [...q, key], message: "must be an integer" });
   }
+  return x;
+}
+
+/** handoff.execution: a strict object. */
+function handoffExecution(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.entry_phase;
-  if (typeof x === "string") out.entry_phase = x;
-  else issues.push({ segments: [...p, "entry_phase"], message: mustBeType("string", x) });
-  x = v.entrypoint;
-  if (x !== undefined) {
-    if (typeof x === "string") out.entrypoint = x;
-    else issues.push({ segments: [...p, "entrypoint"], message: mustBeType("string", x) });
-  } else if ("entrypoint" in v) out.entrypoint = undefined;
-  x = v.stop_conditions;
-  if (x !== undefined) {
-    out.stop_conditions = stringArray(x, [...p, "stop_conditions"], issues);
-  } else if ("stop_conditions" in v) out.stop_conditions = undefined;
-  x = v.checkpoints;
-  if (x !== undefined) {
-    out.checkpoints = stringArray(x, [...p, "checkpoints"], issues);
-  } else if ("checkpoints" in v) out.checkpoints = undefined;
-  for (const key in v) if (!HANDOFF_EXECUTION_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.entry_phase = checkString(v.entry_phase, q, "entry_phase", issues);
+  if (has(v, "entrypoint", out)) out.entrypoint = checkString(v.entrypoint, q, "entrypoint", issues);
+  if (has(v, "stop_conditions", out)) out.stop_conditions = stringArray(v.stop_conditions, [...q, "stop_conditions"], issues);
+  if (has(v, "checkpoints", out)) out.checkpoints = stringArray(v.checkpoints, [...q, "checkpoints"], issues);
+  unknownKeys(v, HANDOFF_EXECUTION_KEYS, q, issues);
   return out;
 }
 
 /** handoff.outputs: a strict object. */
-function handoffOutputs(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffOutputs(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.required;
-  if (x !== undefined) {
-    out.required = stringArray(x, [...p, "required"], issues);
-  } else if ("required" in v) out.required = undefined;
-  x = v.completion;
-  if (x !== undefined) {
-    if (typeof x === "string") out.completion = x;
-    else issues.push({ segments: [...p, "completion"], message: mustBeType("string", x) });
-  } else if ("completion" in v) out.completion = undefined;
-  for (const key in v) if (!HANDOFF_OUTPUTS_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "required", out)) out.required = stringArray(v.required, [...q, "required"], issues);
+  if (has(v, "completion", out)) out.completion = checkString(v.completion, q, "completion", issues);
+  unknownKeys(v, HANDOFF_OUTPUTS_KEYS, q, issues);
   return out;
 }
 
 /** handoff.resume: a strict object. */
-function handoffResume(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function handoffResume(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  const x: unknown = v.prompt;
-  if (typeof x === "string") out.prompt = x;
-  else issues.push({ segments: [...p, "prompt"], message: mustBeType("string", x) });
-  for (const key in v) if (!HANDOFF_RESUME_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.prompt = checkString(v.prompt, q, "prompt", issues);
+  unknownKeys(v, HANDOFF_RESUME_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint: a strict object. */
-function checkpoint(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpoint(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.schema;
-  if (x === "kernel.checkpoint/v1") out.schema = x;
-  else issues.push({ segments: [...p, "schema"], message: mustBeValue(CHECKPOINT_SCHEMA_VALUES, x) });
-  x = v.identity;
-  out.identity = checkpointIdentity(x, [...p, "identity"], issues);
-  x = v.provenance;
-  out.provenance = checkpointProvenance(x, [...p, "provenance"], issues);
-  x = v.task;
-  out.task = checkpointTask(x, [...p, "task"], issues);
-  x = v.steps_completed;
-  out.steps_completed = checkpointStepsCompleted(x, [...p, "steps_completed"], issues);
-  x = v.current_outputs;
-  if (x !== undefined) {
-    out.current_outputs = stringArray(x, [...p, "current_outputs"], issues);
-  } else if ("current_outputs" in v) out.current_outputs = undefined;
-  x = v.pending_steps;
-  out.pending_steps = stringArray(x, [...p, "pending_steps"], issues);
-  x = v.resume;
-  out.resume = checkpointResume(x, [...p, "resume"], issues);
-  x = v.context;
-  if (x !== undefined) {
-    out.context = checkpointContext(x, [...p, "context"], issues);
-  } else if ("context" in v) out.context = undefined;
-  for (const key in v) if (!CHECKPOINT_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.schema = checkValue(CHECKPOINT_SCHEMA_VALUES, v.schema, q, "schema", issues);
+  out.identity = checkpointIdentity(v.identity, [...q, "identity"], issues);
+  out.provenance = checkpointProvenance(v.provenance, [...q, "provenance"], issues);
+  out.task = checkpointTask(v.task, [...q, "task"], issues);
+  out.steps_completed = checkpointStepsCompleted(v.steps_completed, [...q, "steps_completed"], issues);
+  if (has(v, "current_outputs", out)) out.current_outputs = stringArray(v.current_outputs, [...q, "current_outputs"], issues);
+  out.pending_steps = stringArray(v.pending_steps, [...q, "pending_steps"], issues);
+  out.resume = checkpointResume(v.resume, [...q, "resume"], issues);
+  if (has(v, "context", out)) out.context = checkpointContext(v.context, [...q, "context"], issues);
+  unknownKeys(v, CHECKPOINT_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.identity: a strict object. */
-function checkpointIdentity(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointIdentity(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.name;
-  if (typeof x === "string") out.name = x;
-  else issues.push({ segments: [...p, "name"], message: mustBeType("string", x) });
-  x = v.created;
-  if (typeof x === "string") out.created = x;
-  else issues.push({ segments: [...p, "created"], message: mustBeType("string", x) });
-  x = v.session;
-  if (x !== undefined) {
-    if (typeof x === "string") out.session = x;
-    else issues.push({ segments: [...p, "session"], message: mustBeType("string", x) });
-  } else if ("session" in v) out.session = undefined;
-  for (const key in v) if (!CHECKPOINT_IDENTITY_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.name = checkString(v.name, q, "name", issues);
+  out.created = checkString(v.created, q, "created", issues);
+  if (has(v, "session", out)) out.session = checkString(v.session, q, "session", issues);
+  unknownKeys(v, CHECKPOINT_IDENTITY_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.provenance: a strict object. */
-function checkpointProvenance(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointProvenance(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.branch;
-  if (typeof x === "string") out.branch = x;
-  else issues.push({ segments: [...p, "branch"], message: mustBeType("string", x) });
-  x = v.commit;
-  if (typeof x === "string") out.commit = x;
-  else issues.push({ segments: [...p, "commit"], message: mustBeType("string", x) });
-  x = v.dirty;
-  if (typeof x === "boolean") out.dirty = x;
-  else issues.push({ segments: [...p, "dirty"], message: mustBeType("boolean", x) });
-  x = v.dirty_tree_sha256;
-  if (x !== undefined) {
-    if (typeof x === "string") out.dirty_tree_sha256 = x;
-    else issues.push({ segments: [...p, "dirty_tree_sha256"], message: mustBeType("string", x) });
-  } else if ("dirty_tree_sha256" in v) out.dirty_tree_sha256 = undefined;
-  for (const key in v) if (!CHECKPOINT_PROVENANCE_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.branch = checkString(v.branch, q, "branch", issues);
+  out.commit = checkString(v.commit, q, "commit", issues);
+  out.dirty = checkBoolean(v.dirty, q, "dirty", issues);
+  if (has(v, "dirty_tree_sha256", out)) out.dirty_tree_sha256 = checkString(v.dirty_tree_sha256, q, "dirty_tree_sha256", issues);
+  unknownKeys(v, CHECKPOINT_PROVENANCE_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.task: a strict object. */
-function checkpointTask(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointTask(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.goal;
-  if (typeof x === "string") out.goal = x;
-  else issues.push({ segments: [...p, "goal"], message: mustBeType("string", x) });
-  x = v.handoff_ref;
-  if (x !== undefined) {
-    if (typeof x === "string") out.handoff_ref = x;
-    else issues.push({ segments: [...p, "handoff_ref"], message: mustBeType("string", x) });
-  } else if ("handoff_ref" in v) out.handoff_ref = undefined;
-  x = v.contract_ref;
-  if (x !== undefined) {
-    if (typeof x === "string") out.contract_ref = x;
-    else issues.push({ segments: [...p, "contract_ref"], message: mustBeType("string", x) });
-  } else if ("contract_ref" in v) out.contract_ref = undefined;
-  for (const key in v) if (!CHECKPOINT_TASK_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.goal = checkString(v.goal, q, "goal", issues);
+  if (has(v, "handoff_ref", out)) out.handoff_ref = checkString(v.handoff_ref, q, "handoff_ref", issues);
+  if (has(v, "contract_ref", out)) out.contract_ref = checkString(v.contract_ref, q, "contract_ref", issues);
+  unknownKeys(v, CHECKPOINT_TASK_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.steps_completed[]: a strict object. */
-function checkpointStepsCompletedItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointStepsCompletedItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.step;
-  if (typeof x === "string") out.step = x;
-  else issues.push({ segments: [...p, "step"], message: mustBeType("string", x) });
-  x = v.evidence;
-  if (typeof x === "string") out.evidence = x;
-  else issues.push({ segments: [...p, "evidence"], message: mustBeType("string", x) });
-  for (const key in v) if (!CHECKPOINT_STEPS_COMPLETED_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.step = checkString(v.step, q, "step", issues);
+  out.evidence = checkString(v.evidence, q, "evidence", issues);
+  unknownKeys(v, CHECKPOINT_STEPS_COMPLETED_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.steps_completed: an array. */
-function checkpointStepsCompleted(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function checkpointStepsCompleted(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = checkpointStepsCompletedItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = checkpointStepsCompletedItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** checkpoint.resume: a strict object. */
-function checkpointResume(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointResume(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.position;
-  if (typeof x === "string") out.position = x;
-  else issues.push({ segments: [...p, "position"], message: mustBeType("string", x) });
-  x = v.entrypoint;
-  if (x !== undefined) {
-    if (typeof x === "string") out.entrypoint = x;
-    else issues.push({ segments: [...p, "entrypoint"], message: mustBeType("string", x) });
-  } else if ("entrypoint" in v) out.entrypoint = undefined;
-  x = v.next_operation;
-  if (typeof x === "string") out.next_operation = x;
-  else issues.push({ segments: [...p, "next_operation"], message: mustBeType("string", x) });
-  for (const key in v) if (!CHECKPOINT_RESUME_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.position = checkString(v.position, q, "position", issues);
+  if (has(v, "entrypoint", out)) out.entrypoint = checkString(v.entrypoint, q, "entrypoint", issues);
+  out.next_operation = checkString(v.next_operation, q, "next_operation", issues);
+  unknownKeys(v, CHECKPOINT_RESUME_KEYS, q, issues);
   return out;
 }
 
 /** checkpoint.context: a strict object. */
-function checkpointContext(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function checkpointContext(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.policy;
-  if (x !== undefined) {
-    out.policy = handoffContextPolicy(x, [...p, "policy"], issues);
-  } else if ("policy" in v) out.policy = undefined;
-  x = v.required;
-  if (x !== undefined) {
-    out.required = handoffContextRequired(x, [...p, "required"], issues);
-  } else if ("required" in v) out.required = undefined;
-  x = v.forbidden;
-  if (x !== undefined) {
-    out.forbidden = stringArray(x, [...p, "forbidden"], issues);
-  } else if ("forbidden" in v) out.forbidden = undefined;
-  x = v.budget;
-  if (x !== undefined) {
-    out.budget = handoffContextBudget(x, [...p, "budget"], issues);
-  } else if ("budget" in v) out.budget = undefined;
-  for (const key in v) if (!CHECKPOINT_CONTEXT_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  if (has(v, "policy", out)) out.policy = handoffContextPolicy(v.policy, [...q, "policy"], issues);
+  if (has(v, "required", out)) out.required = handoffContextRequired(v.required, [...q, "required"], issues);
+  if (has(v, "forbidden", out)) out.forbidden = stringArray(v.forbidden, [...q, "forbidden"], issues);
+  if (has(v, "budget", out)) out.budget = handoffContextBudget(v.budget, [...q, "budget"], issues);
+  unknownKeys(v, CHECKPOINT_CONTEXT_KEYS, q, issues);
   return out;
 }
 
 /** receipt: a strict object. */
-function receipt(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function receipt(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.schema;
-  if (x === "kernel.context-receipt/v1") out.schema = x;
-  else issues.push({ segments: [...p, "schema"], message: mustBeValue(RECEIPT_SCHEMA_VALUES, x) });
-  x = v.manifest;
-  if (typeof x === "string") out.manifest = x;
-  else issues.push({ segments: [...p, "manifest"], message: mustBeType("string", x) });
-  x = v.manifest_sha256;
-  if (typeof x === "string") out.manifest_sha256 = x;
-  else issues.push({ segments: [...p, "manifest_sha256"], message: mustBeType("string", x) });
-  x = v.bundle_sha256;
-  if (typeof x === "string") out.bundle_sha256 = x;
-  else issues.push({ segments: [...p, "bundle_sha256"], message: mustBeType("string", x) });
-  x = v.requested_model;
-  if (typeof x === "string") out.requested_model = x;
-  else issues.push({ segments: [...p, "requested_model"], message: mustBeType("string", x) });
-  x = v.observed_model;
-  if (typeof x === "string") out.observed_model = x;
-  else issues.push({ segments: [...p, "observed_model"], message: mustBeType("string", x) });
-  x = v.requested_effort;
-  if (typeof x === "string") out.requested_effort = x;
-  else issues.push({ segments: [...p, "requested_effort"], message: mustBeType("string", x) });
-  x = v.observed_effort;
-  if (typeof x === "string") out.observed_effort = x;
-  else issues.push({ segments: [...p, "observed_effort"], message: mustBeType("string", x) });
-  x = v.fallback_authorized;
-  if (typeof x === "boolean") out.fallback_authorized = x;
-  else issues.push({ segments: [...p, "fallback_authorized"], message: mustBeType("boolean", x) });
-  x = v.fallback_reason;
-  if (x !== undefined) {
-    if (typeof x === "string") out.fallback_reason = x;
-    else issues.push({ segments: [...p, "fallback_reason"], message: mustBeType("string", x) });
-  } else if ("fallback_reason" in v) out.fallback_reason = undefined;
-  x = v.safety;
-  if (RECEIPT_SAFETY_VALUES.includes(x)) out.safety = x;
-  else issues.push({ segments: [...p, "safety"], message: mustBeValue(RECEIPT_SAFETY_VALUES, x) });
-  x = v.builder_identity;
-  if (typeof x === "string") out.builder_identity = x;
-  else issues.push({ segments: [...p, "builder_identity"], message: mustBeType("string", x) });
-  x = v.verifier_identity;
-  if (typeof x === "string") out.verifier_identity = x;
-  else issues.push({ segments: [...p, "verifier_identity"], message: mustBeType("string", x) });
-  x = v.created;
-  if (x !== undefined) {
-    if (typeof x === "string") out.created = x;
-    else issues.push({ segments: [...p, "created"], message: mustBeType("string", x) });
-  } else if ("created" in v) out.created = undefined;
-  x = v.manifest_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "manifest_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "manifest_tokens"], message: "must be an integer" });
-      out.manifest_tokens = x;
-    }
-  } else if ("manifest_tokens" in v) out.manifest_tokens = undefined;
-  x = v.project_instructions_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "project_instructions_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "project_instructions_tokens"], message: "must be an integer" });
-      out.project_instructions_tokens = x;
-    }
-  } else if ("project_instructions_tokens" in v) out.project_instructions_tokens = undefined;
-  x = v.always_skills_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "always_skills_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "always_skills_tokens"], message: "must be an integer" });
-      out.always_skills_tokens = x;
-    }
-  } else if ("always_skills_tokens" in v) out.always_skills_tokens = undefined;
-  x = v.workflow_skills_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "workflow_skills_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "workflow_skills_tokens"], message: "must be an integer" });
-      out.workflow_skills_tokens = x;
-    }
-  } else if ("workflow_skills_tokens" in v) out.workflow_skills_tokens = undefined;
-  x = v.domain_skills_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "domain_skills_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "domain_skills_tokens"], message: "must be an integer" });
-      out.domain_skills_tokens = x;
-    }
-  } else if ("domain_skills_tokens" in v) out.domain_skills_tokens = undefined;
-  x = v.selected_artifacts_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "selected_artifacts_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "selected_artifacts_tokens"], message: "must be an integer" });
-      out.selected_artifacts_tokens = x;
-    }
-  } else if ("selected_artifacts_tokens" in v) out.selected_artifacts_tokens = undefined;
-  x = v.agentdb_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "agentdb_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "agentdb_tokens"], message: "must be an integer" });
-      out.agentdb_tokens = x;
-    }
-  } else if ("agentdb_tokens" in v) out.agentdb_tokens = undefined;
-  x = v.total_estimated_tokens;
-  if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "total_estimated_tokens"], message: mustBeType("number", x) });
-  else {
-    if (!Number.isInteger(x)) issues.push({ segments: [...p, "total_estimated_tokens"], message: "must be an integer" });
-    out.total_estimated_tokens = x;
-  }
-  x = v.target_budget_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "target_budget_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "target_budget_tokens"], message: "must be an integer" });
-      out.target_budget_tokens = x;
-    }
-  } else if ("target_budget_tokens" in v) out.target_budget_tokens = undefined;
-  x = v.maximum_budget_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "maximum_budget_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "maximum_budget_tokens"], message: "must be an integer" });
-      out.maximum_budget_tokens = x;
-    }
-  } else if ("maximum_budget_tokens" in v) out.maximum_budget_tokens = undefined;
-  x = v.status;
-  if (RECEIPT_STATUS_VALUES.includes(x)) out.status = x;
-  else issues.push({ segments: [...p, "status"], message: mustBeValue(RECEIPT_STATUS_VALUES, x) });
-  x = v.estimation_method;
-  if (typeof x === "string") out.estimation_method = x;
-  else issues.push({ segments: [...p, "estimation_method"], message: mustBeType("string", x) });
-  x = v.selections;
-  if (x !== undefined) {
-    out.selections = receiptSelections(x, [...p, "selections"], issues);
-  } else if ("selections" in v) out.selections = undefined;
-  x = v.loads_beyond_manifest;
-  if (x !== undefined) {
-    out.loads_beyond_manifest = receiptLoadsBeyondManifest(x, [...p, "loads_beyond_manifest"], issues);
-  } else if ("loads_beyond_manifest" in v) out.loads_beyond_manifest = undefined;
-  x = v.migrated_fields;
-  if (x !== undefined) {
-    out.migrated_fields = stringArray(x, [...p, "migrated_fields"], issues);
-  } else if ("migrated_fields" in v) out.migrated_fields = undefined;
-  for (const key in v) if (!RECEIPT_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.schema = checkValue(RECEIPT_SCHEMA_VALUES, v.schema, q, "schema", issues);
+  out.manifest = checkString(v.manifest, q, "manifest", issues);
+  out.manifest_sha256 = checkString(v.manifest_sha256, q, "manifest_sha256", issues);
+  out.bundle_sha256 = checkString(v.bundle_sha256, q, "bundle_sha256", issues);
+  out.requested_model = checkString(v.requested_model, q, "requested_model", issues);
+  out.observed_model = checkString(v.observed_model, q, "observed_model", issues);
+  out.requested_effort = checkString(v.requested_effort, q, "requested_effort", issues);
+  out.observed_effort = checkString(v.observed_effort, q, "observed_effort", issues);
+  out.fallback_authorized = checkBoolean(v.fallback_authorized, q, "fallback_authorized", issues);
+  if (has(v, "fallback_reason", out)) out.fallback_reason = checkString(v.fallback_reason, q, "fallback_reason", issues);
+  out.safety = checkValue(RECEIPT_SAFETY_VALUES, v.safety, q, "safety", issues);
+  out.builder_identity = checkString(v.builder_identity, q, "builder_identity", issues);
+  out.verifier_identity = checkString(v.verifier_identity, q, "verifier_identity", issues);
+  if (has(v, "created", out)) out.created = checkString(v.created, q, "created", issues);
+  if (has(v, "manifest_tokens", out)) out.manifest_tokens = integer(v.manifest_tokens, q, "manifest_tokens", issues);
+  if (has(v, "project_instructions_tokens", out)) out.project_instructions_tokens = integer(v.project_instructions_tokens, q, "project_instructions_tokens", issues);
+  if (has(v, "always_skills_tokens", out)) out.always_skills_tokens = integer(v.always_skills_tokens, q, "always_skills_tokens", issues);
+  if (has(v, "workflow_skills_tokens", out)) out.workflow_skills_tokens = integer(v.workflow_skills_tokens, q, "workflow_skills_tokens", issues);
+  if (has(v, "domain_skills_tokens", out)) out.domain_skills_tokens = integer(v.domain_skills_tokens, q, "domain_skills_tokens", issues);
+  if (has(v, "selected_artifacts_tokens", out)) out.selected_artifacts_tokens = integer(v.selected_artifacts_tokens, q, "selected_artifacts_tokens", issues);
+  if (has(v, "agentdb_tokens", out)) out.agentdb_tokens = integer(v.agentdb_tokens, q, "agentdb_tokens", issues);
+  out.total_estimated_tokens = integer(v.total_estimated_tokens, q, "total_estimated_tokens", issues);
+  if (has(v, "target_budget_tokens", out)) out.target_budget_tokens = integer(v.target_budget_tokens, q, "target_budget_tokens", issues);
+  if (has(v, "maximum_budget_tokens", out)) out.maximum_budget_tokens = integer(v.maximum_budget_tokens, q, "maximum_budget_tokens", issues);
+  out.status = checkValue(RECEIPT_STATUS_VALUES, v.status, q, "status", issues);
+  out.estimation_method = checkString(v.estimation_method, q, "estimation_method", issues);
+  if (has(v, "selections", out)) out.selections = receiptSelections(v.selections, [...q, "selections"], issues);
+  if (has(v, "loads_beyond_manifest", out)) out.loads_beyond_manifest = receiptLoadsBeyondManifest(v.loads_beyond_manifest, [...q, "loads_beyond_manifest"], issues);
+  if (has(v, "migrated_fields", out)) out.migrated_fields = stringArray(v.migrated_fields, [...q, "migrated_fields"], issues);
+  unknownKeys(v, RECEIPT_KEYS, q, issues);
   return out;
 }
 
 /** receipt.selections[]: a strict object. */
-function receiptSelectionsItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function receiptSelectionsItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.selector;
-  if (typeof x === "string") out.selector = x;
-  else issues.push({ segments: [...p, "selector"], message: mustBeType("string", x) });
-  x = v.resolved;
-  if (typeof x === "boolean") out.resolved = x;
-  else issues.push({ segments: [...p, "resolved"], message: mustBeType("boolean", x) });
-  x = v.outcome;
-  if (RECEIPT_SELECTIONS_OUTCOME_VALUES.includes(x)) out.outcome = x;
-  else issues.push({ segments: [...p, "outcome"], message: mustBeValue(RECEIPT_SELECTIONS_OUTCOME_VALUES, x) });
-  x = v.resolved_sha256;
-  if (x !== undefined) {
-    if (typeof x === "string") out.resolved_sha256 = x;
-    else issues.push({ segments: [...p, "resolved_sha256"], message: mustBeType("string", x) });
-  } else if ("resolved_sha256" in v) out.resolved_sha256 = undefined;
-  x = v.estimated_tokens;
-  if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "estimated_tokens"], message: mustBeType("number", x) });
-  else {
-    if (!Number.isInteger(x)) issues.push({ segments: [...p, "estimated_tokens"], message: "must be an integer" });
-    out.estimated_tokens = x;
-  }
-  x = v.note;
-  if (x !== undefined) {
-    if (typeof x === "string") out.note = x;
-    else issues.push({ segments: [...p, "note"], message: mustBeType("string", x) });
-  } else if ("note" in v) out.note = undefined;
-  for (const key in v) if (!RECEIPT_SELECTIONS_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.selector = checkString(v.selector, q, "selector", issues);
+  out.resolved = checkBoolean(v.resolved, q, "resolved", issues);
+  out.outcome = checkValue(RECEIPT_SELECTIONS_OUTCOME_VALUES, v.outcome, q, "outcome", issues);
+  if (has(v, "resolved_sha256", out)) out.resolved_sha256 = checkString(v.resolved_sha256, q, "resolved_sha256", issues);
+  out.estimated_tokens = integer(v.estimated_tokens, q, "estimated_tokens", issues);
+  if (has(v, "note", out)) out.note = checkString(v.note, q, "note", issues);
+  unknownKeys(v, RECEIPT_SELECTIONS_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** receipt.selections: an array. */
-function receiptSelections(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function receiptSelections(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = receiptSelectionsItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = receiptSelectionsItem(v[i], [...q, i], issues);
   return out;
 }
 
 /** receipt.loads_beyond_manifest[]: a strict object. */
-function receiptLoadsBeyondManifestItem(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!isJsonObject(v)) {
-    issues.push({ segments: [...p], message: mustBeType("object", v) });
-    return v;
-  }
+function receiptLoadsBeyondManifestItem(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!isJsonObject(v)) return notA("object", v, q, issues);
   const out: Record<string, unknown> = {};
-  let x: unknown;
-  x = v.path;
-  if (typeof x === "string") out.path = x;
-  else issues.push({ segments: [...p, "path"], message: mustBeType("string", x) });
-  x = v.reason;
-  if (x !== undefined) {
-    if (typeof x === "string") out.reason = x;
-    else issues.push({ segments: [...p, "reason"], message: mustBeType("string", x) });
-  } else if ("reason" in v) out.reason = undefined;
-  x = v.estimated_tokens;
-  if (x !== undefined) {
-    if (typeof x !== "number" || !Number.isFinite(x)) issues.push({ segments: [...p, "estimated_tokens"], message: mustBeType("number", x) });
-    else {
-      if (!Number.isInteger(x)) issues.push({ segments: [...p, "estimated_tokens"], message: "must be an integer" });
-      out.estimated_tokens = x;
-    }
-  } else if ("estimated_tokens" in v) out.estimated_tokens = undefined;
-  x = v.ts;
-  if (x !== undefined) {
-    if (typeof x === "string") out.ts = x;
-    else issues.push({ segments: [...p, "ts"], message: mustBeType("string", x) });
-  } else if ("ts" in v) out.ts = undefined;
-  for (const key in v) if (!RECEIPT_LOADS_BEYOND_MANIFEST_ITEM_KEYS.has(key)) issues.push({ segments: [...p, key], message: UNKNOWN_KEY });
+  out.path = checkString(v.path, q, "path", issues);
+  if (has(v, "reason", out)) out.reason = checkString(v.reason, q, "reason", issues);
+  if (has(v, "estimated_tokens", out)) out.estimated_tokens = integer(v.estimated_tokens, q, "estimated_tokens", issues);
+  if (has(v, "ts", out)) out.ts = checkString(v.ts, q, "ts", issues);
+  unknownKeys(v, RECEIPT_LOADS_BEYOND_MANIFEST_ITEM_KEYS, q, issues);
   return out;
 }
 
 /** receipt.loads_beyond_manifest: an array. */
-function receiptLoadsBeyondManifest(v: unknown, p: JsonPathSegment[], issues: FoundIssue[]): unknown {
-  if (!Array.isArray(v)) {
-    issues.push({ segments: [...p], message: mustBeType("array", v) });
-    return v;
-  }
+function receiptLoadsBeyondManifest(v: unknown, q: Segments, issues: FoundIssue[]): unknown {
+  if (!Array.isArray(v)) return notA("array", v, q, issues);
   const out: unknown[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i];
-    out[i] = receiptLoadsBeyondManifestItem(x, [...p, i], issues);
-  }
+  for (let i = 0; i < v.length; i++) out[i] = receiptLoadsBeyondManifestItem(v[i], [...q, i], issues);
   return out;
 }
