@@ -1,4 +1,4 @@
-// Compiles the kernel documents' zod schemas (shared/kernel: schema.ts, checkpoint.ts, receipt.ts,
+// Compiles the kernel documents' zod schemas (shared/kernel: schema.ts, checkpoint-schema.ts, receipt-schema.ts,
 // still the one definition) into plain TypeScript validators, shared/kernel/compiled-schemas.ts,
 // so `handoff validate` neither loads zod nor builds a schema (issue 26: on Node 20, about 30 ms of
 // CPU of a 92 ms command). Only the constructs those schemas use are known; any other one (a check,
@@ -21,8 +21,15 @@ export const COMPILED_FILE = "shared/kernel/compiled-schemas.ts";
 export function kernelValidatorRoots({ kernelSchemas, kernelCheckpointSchema, contextReceiptSchema }) {
   return [
     { name: "checkKernelHandoff", base: "handoff", schema: kernelSchemas().kernelHandoffSchema, type: "KernelHandoff", from: "./schema.js", source: "kernelSchemas().kernelHandoffSchema (schema.ts)" },
-    { name: "checkKernelCheckpoint", base: "checkpoint", schema: kernelCheckpointSchema(), type: "KernelCheckpoint", from: "./checkpoint.js", source: "kernelCheckpointSchema() (checkpoint.ts)" },
-    { name: "checkContextReceipt", base: "receipt", schema: contextReceiptSchema(), type: "ContextReceipt", from: "./receipt.js", source: "contextReceiptSchema() (receipt.ts)" },
+    {
+      name: "checkKernelCheckpoint",
+      base: "checkpoint",
+      schema: kernelCheckpointSchema(),
+      type: "KernelCheckpoint",
+      from: "./checkpoint-schema.js",
+      source: "kernelCheckpointSchema() (checkpoint-schema.ts)",
+    },
+    { name: "checkContextReceipt", base: "receipt", schema: contextReceiptSchema(), type: "ContextReceipt", from: "./receipt-schema.js", source: "contextReceiptSchema() (receipt-schema.ts)" },
   ];
 }
 
@@ -270,8 +277,8 @@ async function loadSchemas() {
   const { build } = await import("esbuild");
   const entry = [
     'export { kernelSchemas } from "./shared/kernel/schema.ts";',
-    'export { kernelCheckpointSchema } from "./shared/kernel/checkpoint.ts";',
-    'export { contextReceiptSchema } from "./shared/kernel/receipt.ts";',
+    'export { kernelCheckpointSchema } from "./shared/kernel/checkpoint-schema.ts";',
+    'export { contextReceiptSchema } from "./shared/kernel/receipt-schema.ts";',
   ].join("\n");
   const { outputFiles } = await build({ stdin: { contents: entry, resolveDir: root, loader: "ts" }, bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "warning" });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);

@@ -2,8 +2,8 @@
 // Regenerate with `npm run kernel:schemas` (test/shared/kernel/compiled-schemas.test.ts fails when stale).
 // The zod schemas stay the one definition: these are what zod's parse and issues.ts's words say of
 // them, without loading zod or building a schema when a command validates a kernel document.
-import type { ContextReceipt } from "./receipt.js";
-import type { KernelCheckpoint } from "./checkpoint.js";
+import type { ContextReceipt } from "./receipt-schema.js";
+import type { KernelCheckpoint } from "./checkpoint-schema.js";
 import type { KernelHandoff } from "./schema.js";
 import type { JsonPathSegment } from "./json-path.js";
 import { type FoundIssue, type Segments, isJsonObject, checkBoolean, checkString, checkValue, has, mustBeAtLeast, mustBeAtMost, mustBeType, notA, unknownKeys } from "./schema-issues.js";
@@ -85,12 +85,12 @@ export function checkKernelHandoff(value: unknown, issues: FoundIssue[]): Kernel
   return handoff(value, [], issues) as KernelHandoff;
 }
 
-/** KernelCheckpoint: kernelCheckpointSchema() (checkpoint.ts), compiled; it returns zod's value when it pushes no issue. */
+/** KernelCheckpoint: kernelCheckpointSchema() (checkpoint-schema.ts), compiled; it returns zod's value when it pushes no issue. */
 export function checkKernelCheckpoint(value: unknown, issues: FoundIssue[]): KernelCheckpoint {
   return checkpoint(value, [], issues) as KernelCheckpoint;
 }
 
-/** ContextReceipt: contextReceiptSchema() (receipt.ts), compiled; it returns zod's value when it pushes no issue. */
+/** ContextReceipt: contextReceiptSchema() (receipt-schema.ts), compiled; it returns zod's value when it pushes no issue. */
 export function checkContextReceipt(value: unknown, issues: FoundIssue[]): ContextReceipt {
   return receipt(value, [], issues) as ContextReceipt;
 }

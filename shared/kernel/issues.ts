@@ -1,6 +1,5 @@
-import * as z from "zod/mini";
 import { type JsonPathSegment, compareJsonPaths, formatJsonPath } from "./json-path.js";
-import { type FoundIssue, UNKNOWN_KEY, isJsonObject, mustBeAtLeast, mustBeAtMost, mustBeType, mustBeValue } from "./schema-issues.js";
+import { type FoundIssue, isJsonObject } from "./schema-issues.js";
 
 /**
  * The one result shape of every kernel validator (manifest, receipt, checkpoint): a schema pass
@@ -28,51 +27,12 @@ export type Report = (path: readonly JsonPathSegment[], message: string) => void
 /** A semantic rule; it must not assume the schema passed, so it type-checks what it reads. */
 export type Rule = (value: unknown, report: Report) => void;
 
-/** zod's messages rewritten to say what the field needs, in the words of the JSON document. */
-const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
-  switch (issue.code) {
-    case "invalid_type":
-      return mustBeType(issue.expected, issue.input);
-    case "invalid_value":
-      return mustBeValue(issue.values, issue.input);
-    case "too_small":
-      return mustBeAtLeast(issue.minimum);
-    case "too_big":
-      return mustBeAtMost(issue.maximum);
-    default:
-      return undefined;
-  }
-};
-
 /**
  * A schema pass: it pushes what is wrong and returns the parsed value, which is the typed value
  * when it pushed nothing. The kernel documents' passes are compiled from their zod schemas
- * (compiled-schemas.ts, no zod at run time); {@link zodCheck} is the same pass run by zod.
+ * (compiled-schemas.ts, no zod at run time); zod-check.ts runs the same pass with zod.
  */
 export type SchemaCheck<T> = (value: unknown, issues: FoundIssue[]) => T;
-
-/**
- * `schema` run by zod, its issues in the words of {@link mustBeType} and friends, one issue per
- * unknown key. The compiled validators must say exactly this (test/shared/kernel/compiled-schemas.test.ts).
- *
- * @internal Production validates with the compiled passes; this is the reference they are tested against.
- */
-export function zodCheck<S extends z.ZodMiniType>(schema: S): SchemaCheck<z.infer<S>> {
-  return (value, found) => {
-    const parsed = schema.safeParse(value, { error: errorMap });
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      const segments = issue.path.filter((s): s is JsonPathSegment => typeof s !== "symbol");
-      // One issue per unknown key, at the key, as kernel's reference reports them.
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) found.push({ segments: [...segments, key], message: UNKNOWN_KEY });
-      } else {
-        found.push({ segments, message: issue.message });
-      }
-    }
-    return undefined as z.infer<S>;
-  };
-}
 
 /**
  * Runs the schema pass `check` and `rules` over `value` and returns every issue, sorted by path
@@ -131,18 +91,6 @@ const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
  */
 export function pyStrip(text: string): string {
   return text.replace(PY_STRIP, "");
-}
-
-/**
- * An integer as JSON Schema reads one: any whole number, beyond 2^53 too (zod's int() stops
- * there). Whether it was written as `2.0` is the strict parser's knowledge (integersAreLexical).
- */
-export function jsonInt(bounds: { min?: number; max?: number } = {}) {
-  const checks: z.core.$ZodCheck<number>[] = [];
-  if (bounds.min !== undefined) checks.push(z.minimum(bounds.min));
-  if (bounds.max !== undefined) checks.push(z.maximum(bounds.max));
-  // The JSON Schema export says "integer", as the public schema does.
-  return z.number().check(...checks, z.refine(Number.isInteger, { message: "must be an integer" }), z.meta({ type: "integer" }));
 }
 
 /** The value as a plain object, or undefined: rules read untrusted shapes through these. */

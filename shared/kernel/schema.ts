@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { jsonInt } from "./issues.js";
+import { jsonInt } from "./zod-check.js";
 import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 
 /**
