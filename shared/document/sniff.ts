@@ -17,9 +17,9 @@ export interface DocumentLabel {
  * resume all decide by these.
  */
 
-// The two JSON tests live alone, so a path that reads only JSON (validate of a kernel document)
+// The JSON tests live alone (json-sniff.ts), so a path that reads only JSON (validate of a kernel document)
 // loads no frontmatter scanner.
-export { namedLikeJson, startsLikeJson } from "./json-sniff.js";
+export { startsLikeJson } from "./json-sniff.js";
 
 /** A word that plainly meant to name a handoff file (a separator or a handoff extension). */
 export function namedLikeHandoffFile(word: string): boolean {

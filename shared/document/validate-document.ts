@@ -7,7 +7,7 @@ import { type PathCheck, type ValidateReport, readsAsKernel, validateKernelRepor
  * JSON document (kernel-report.ts, which the validate command runs alone for JSON).
  */
 
-export type { PathCheck, ValidateFormat, ValidateReport } from "./kernel-report.js";
+export type { PathCheck, ValidateReport } from "./kernel-report.js";
 
 /**
  * Validates the text of a handoff file; pure apart from the name it reports.

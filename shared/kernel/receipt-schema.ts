@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { CONTEXT_RECEIPT_SCHEMA_ID, RECEIPT_STATUSES, SELECTION_OUTCOMES } from "./receipt.js";
+import { CONTEXT_RECEIPT_SCHEMA_ID, RECEIPT_STATUSES, SELECTION_OUTCOMES } from "./receipt-fields.js";
 import { jsonInt } from "./zod-check.js";
 
 /**

@@ -1,6 +1,7 @@
 import { RECEIPT_ADVISORIES } from "./advisories.js";
 import { checkContextReceipt } from "./compiled-schemas.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
+import { CONTEXT_RECEIPT_SCHEMA_ID } from "./receipt-fields.js";
 import type { ContextReceipt } from "./receipt-schema.js";
 import { integersAreLexical } from "./rules.js";
 import type { NumberLiteral } from "./strict-json.js";
@@ -14,9 +15,7 @@ export type { ContextReceipt } from "./receipt-schema.js";
  * migrated pre-Kernel-9 receipt.
  */
 
-export const CONTEXT_RECEIPT_SCHEMA_ID = "kernel.context-receipt/v1";
-export const RECEIPT_STATUSES = ["within_budget", "target_exceeded", "maximum_exceeded"] as const;
-export const SELECTION_OUTCOMES = ["resolved", "empty", "invalid", "missing"] as const;
+export { CONTEXT_RECEIPT_SCHEMA_ID, RECEIPT_STATUSES, SELECTION_OUTCOMES } from "./receipt-fields.js";
 
 const UNAVAILABLE = "unavailable";
 
