@@ -90,6 +90,14 @@ describe("compiled-schemas.ts", () => {
 });
 
 describe("the compiled passes say what zod says", () => {
+  /** Valid documents of each kind, the start of the mutations below. */
+  const VALID: [string, Record<string, unknown>][] = [
+    ["the real manifest", exampleManifest()],
+    ["a full manifest", fullManifest()],
+    ["a full checkpoint", fullCheckpoint()],
+    ["a full receipt", fullReceipt()],
+  ];
+
   it("on every document of the conformance corpus (as the kind its schema field names, else as each)", () => {
     const found: string[] = [];
     let read = 0;
@@ -106,12 +114,7 @@ describe("the compiled passes say what zod says", () => {
     expect(found).toEqual([]);
   });
 
-  it.each([
-    ["the real manifest", exampleManifest()],
-    ["a full manifest", fullManifest()],
-    ["a full checkpoint", fullCheckpoint()],
-    ["a full receipt", fullReceipt()],
-  ])("on %s, which is valid, with the same value", (_name, doc) => {
+  it.each(VALID)("on %s, which is valid, with the same value", (_name, doc) => {
     const name = (doc as { schema: string }).schema;
     const [, compiled] = PASSES.find(([id]) => id === name)!;
     expect(verdict(compiled, doc).issues).toEqual([]);
@@ -183,12 +186,7 @@ describe("the compiled passes say what zod says", () => {
   }
 
   const steps = fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 });
-  it.each([
-    ["the real manifest", exampleManifest()],
-    ["a full manifest", fullManifest()],
-    ["a full checkpoint", fullCheckpoint()],
-    ["a full receipt", fullReceipt()],
-  ])("on mutations of %s (deleted and unknown keys, other types, fractional and out-of-range numbers, other enum values)", (_name, doc) => {
+  it.each(VALID)("on mutations of %s (deleted and unknown keys, other types, fractional and out-of-range numbers, other enum values)", (_name, doc) => {
     fc.assert(
       fc.property(steps, (changes) => {
         expect(disagreements(mutate(doc, changes))).toEqual([]);
