@@ -1,6 +1,7 @@
 import { CE_CONTRACT } from "../ce/contract.js";
 import { scanFrontmatter } from "../ce/frontmatter-scan.js";
 import { parseStrictJson } from "../kernel/strict-json.js";
+import { startsLikeJson } from "./json-sniff.js";
 import type { SourceFormat } from "../orient/types.js";
 
 /** What the envelope records about a document: its format, and when and under what title it was made. */
@@ -16,15 +17,9 @@ export interface DocumentLabel {
  * resume all decide by these.
  */
 
-/** True when the text (after a BOM and whitespace) opens a JSON object: read it as JSON. */
-export function startsLikeJson(text: string): boolean {
-  return /^\ufeff?\s*\{/.test(text);
-}
-
-/** A file name that says JSON. */
-export function namedLikeJson(name: string): boolean {
-  return /\.json$/i.test(name);
-}
+// The JSON tests live alone (json-sniff.ts), so a path that reads only JSON (validate of a kernel document)
+// loads no frontmatter scanner.
+export { startsLikeJson } from "./json-sniff.js";
 
 /** A word that plainly meant to name a handoff file (a separator or a handoff extension). */
 export function namedLikeHandoffFile(word: string): boolean {

@@ -1,30 +1,13 @@
 import { CE_CONTRACT } from "../ce/contract.js";
 import { parseCeDocument } from "../ce/document.js";
-import { type KernelDocumentSchema, validateKernelDocument } from "../kernel/validate.js";
-import { namedLikeJson, startsLikeJson } from "./sniff.js";
+import { type PathCheck, type ValidateReport, readsAsKernel, validateKernelReport } from "./kernel-report.js";
 
 /**
  * What `handoff validate` says about one document: a ce-handoff/v1 Markdown file, or a kernel
- * JSON document (handoff manifest, checkpoint or context receipt, by its `schema` field). For
- * kernel documents the verdict is kernel's reference validator's (docs/conformance.md); checks
- * Handoff makes beyond it are `warnings` and never change the verdict.
+ * JSON document (kernel-report.ts, which the validate command runs alone for JSON).
  */
 
-/** The disk's part of the contract (symlinks out of the repository), done by the client. */
-export type PathCheck = (value: unknown) => { path: string; message: string }[];
-
-export type ValidateFormat = typeof CE_CONTRACT | KernelDocumentSchema | "kernel";
-
-export interface ValidateReport {
-  file: string;
-  format: ValidateFormat;
-  valid: boolean;
-  /** Set when the document could not be parsed at all (exit 2). */
-  unparseable?: string;
-  issues: { path: string; message: string }[];
-  /** Advisories: valid either way, exit 0 when these are all there is. */
-  warnings: { path: string; message: string }[];
-}
+export type { PathCheck, ValidateReport } from "./kernel-report.js";
 
 /**
  * Validates the text of a handoff file; pure apart from the name it reports.
@@ -36,19 +19,7 @@ export interface ValidateReport {
  * ```
  */
 export function validateDocumentText(file: string, text: string, options: { pathCheck?: PathCheck } = {}): ValidateReport {
-  if (namedLikeJson(file) || startsLikeJson(text)) {
-    const kernel = validateKernelDocument(text);
-    const report: ValidateReport = { file, format: kernel.schema ?? "kernel", valid: kernel.ok, issues: kernel.issues, warnings: kernel.warnings };
-    const escapes = kernel.ok && options.pathCheck ? options.pathCheck(kernel.value) : [];
-    if (escapes.length > 0) Object.assign(report, { valid: false, issues: escapes });
-    // Not JSON, a BOM, or JSON with a duplicate key (an error, never last-wins): unparseable, exit 2.
-    const parse = kernel.parseError;
-    if (parse) {
-      report.unparseable = `line ${parse.line}, column ${parse.column}: ${parse.message}`;
-      if (report.issues.length === 0) report.issues = [{ path: parse.path ?? "$", message: report.unparseable }];
-    }
-    return report;
-  }
+  if (readsAsKernel(file, text)) return validateKernelReport(file, text, options);
   // A BOM before a Markdown file's frontmatter is an editor's habit, not content.
   // Read whole: the contract's 64-line / 16 KiB bounds are discovery's, so past them is a warning.
   const doc = parseCeDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, { whole: true });

@@ -1,61 +1,17 @@
-import * as z from "zod/mini";
+import { checkKernelCheckpoint } from "./compiled-schemas.js";
 import { type ValidationIssue, validateWith } from "./issues.js";
 import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
 import { kernelCheckpointRules } from "./rules.js";
 import type { NumberLiteral } from "./strict-json.js";
-import { kernelSchemas } from "./schema.js";
-import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
+import type { KernelCheckpoint } from "./checkpoint-schema.js";
 
 /**
- * kernel.checkpoint/v1, equal in meaning to its public JSON Schema: a smaller mid-task record a
- * resume can start from. The handoff rules apply to it as kernel's reference applies them, plus
- * one of its own: a dirty checkpoint pins its uncommitted changes (dirty_tree_sha256).
+ * kernel.checkpoint/v1 (its schema: checkpoint-schema.ts): a smaller mid-task record a resume can
+ * start from. The handoff rules apply to it as kernel's reference applies them, plus one of its
+ * own: a dirty checkpoint pins its uncommitted changes (dirty_tree_sha256).
  */
 
-/** Built on first use (validating a manifest builds no checkpoint schema). */
-export function kernelCheckpointSchema(): ReturnType<typeof buildCheckpointSchema> {
-  checkpointSchema ??= buildCheckpointSchema();
-  return checkpointSchema;
-}
-
-let checkpointSchema: ReturnType<typeof buildCheckpointSchema> | undefined;
-
-function buildCheckpointSchema() {
-  const { contextBudgetSchema, contextPolicySchema, contextSelectorSchema } = kernelSchemas();
-  return z.strictObject({
-    schema: z.literal(KERNEL_CHECKPOINT_SCHEMA_ID),
-    identity: z.strictObject({ name: z.string(), created: z.string(), session: z.optional(z.string()) }),
-    provenance: z.strictObject({
-      branch: z.string(),
-      commit: z.string(),
-      dirty: z.boolean(),
-      dirty_tree_sha256: z.optional(z.string()),
-    }),
-    task: z.strictObject({
-      goal: z.string(),
-      handoff_ref: z.optional(z.string()),
-      contract_ref: z.optional(z.string()),
-    }),
-    steps_completed: z.array(z.strictObject({ step: z.string(), evidence: z.string() })),
-    current_outputs: z.optional(z.array(z.string())),
-    pending_steps: z.array(z.string()),
-    resume: z.strictObject({
-      position: z.string(),
-      entrypoint: z.optional(z.string()),
-      next_operation: z.string(),
-    }),
-    context: z.optional(
-      z.strictObject({
-        policy: z.optional(contextPolicySchema),
-        required: z.optional(z.array(contextSelectorSchema)),
-        forbidden: z.optional(z.array(z.string())),
-        budget: z.optional(contextBudgetSchema),
-      }),
-    ),
-  });
-}
-
-export type KernelCheckpoint = z.infer<ReturnType<typeof buildCheckpointSchema>>;
+export type { KernelCheckpoint } from "./checkpoint-schema.js";
 
 /**
  * Validates a parsed kernel.checkpoint/v1; `ok` means a resume may treat it as a checkpoint.
@@ -69,7 +25,7 @@ export function validateKernelCheckpoint(
   value: unknown,
   numbers: readonly NumberLiteral[] = [],
 ): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; checkpoint?: KernelCheckpoint } {
-  const result = validateWith(kernelCheckpointSchema(), kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
+  const result = validateWith(checkKernelCheckpoint, kernelCheckpointRules(numbers), value, KERNEL_CHECKPOINT_ADVISORIES);
   const { issues, warnings } = result;
   return result.value === undefined ? { ok: false, issues, warnings } : { ok: true, issues, warnings, checkpoint: result.value };
 }

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
 import { type JsonPathSegment, compareJsonPaths, formatJsonPath } from "./json-path.js";
+import { type FoundIssue, isJsonObject } from "./schema-issues.js";
 
 /**
  * The one result shape of every kernel validator (manifest, receipt, checkpoint): a schema pass
@@ -27,78 +27,33 @@ export type Report = (path: readonly JsonPathSegment[], message: string) => void
 /** A semantic rule; it must not assume the schema passed, so it type-checks what it reads. */
 export type Rule = (value: unknown, report: Report) => void;
 
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number with a fraction";
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value}`;
-}
-
-const EXPECTED_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  int: "an integer",
-  boolean: "true or false",
-  object: "an object",
-  array: "an array",
-};
-
-/** zod's messages rewritten to say what the field needs, in the words of the JSON document. */
-const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
-  // JSON has no undefined: an undefined input is always a missing key.
-  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && issue.input === undefined) return "is required";
-  switch (issue.code) {
-    case "invalid_type": {
-      const expected = EXPECTED_NAMES[issue.expected] ?? issue.expected;
-      return `must be ${expected}, not ${typeName(issue.input)}`;
-    }
-    case "invalid_value":
-      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "too_small":
-      return `must be at least ${String(issue.minimum)}`;
-    case "too_big":
-      return `must be at most ${String(issue.maximum)}`;
-    default:
-      return undefined;
-  }
-};
+/**
+ * A schema pass: it pushes what is wrong and returns the parsed value, which is the typed value
+ * when it pushed nothing. The kernel documents' passes are compiled from their zod schemas
+ * (compiled-schemas.ts, no zod at run time); zod-check.ts runs the same pass with zod.
+ */
+export type SchemaCheck<T> = (value: unknown, issues: FoundIssue[]) => T;
 
 /**
- * Runs `schema` and `rules` over `value` and returns every issue, sorted by path then message.
- * Rules run even when the schema fails, so one pass reports everything wrong.
+ * Runs the schema pass `check` and `rules` over `value` and returns every issue, sorted by path
+ * then message. Rules run even when the schema fails, so one pass reports everything wrong.
  *
  * @example
  * ```ts
- * validateWith(z.object({ a: z.string() }), [], {}) // { ok: false, issues: [{ path: "a", message: "is required" }] }
+ * validateWith(checkKernelHandoff, [], {}).issues[0] // { path: "context", message: "is required" }
  * ```
  */
-export function validateWith<S extends z.ZodMiniType>(schema: S, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<z.infer<S>> {
-  const found: Found[] = [];
-  const parsed = schema.safeParse(value, { error: errorMap });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const segments = issue.path.filter((s): s is JsonPathSegment => typeof s !== "symbol");
-      // One issue per unknown key, at the key, as kernel's reference reports them.
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) found.push({ segments: [...segments, key], message: "is not a field of this schema (unknown keys are rejected)" });
-      } else {
-        found.push({ segments, message: issue.message });
-      }
-    }
-  }
+export function validateWith<T>(check: SchemaCheck<T>, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<T> {
+  const found: FoundIssue[] = [];
+  const parsed = check(value, found);
+  const schemaOk = found.length === 0;
   const issues = sorted(found, rules, value);
   const warnings = sorted([], advisories, value);
   const ok = issues.length === 0;
-  return ok && parsed.success ? { ok, issues, warnings, value: parsed.data } : { ok: false, issues, warnings };
+  return ok && schemaOk ? { ok, issues, warnings, value: parsed } : { ok: false, issues, warnings };
 }
 
-interface Found {
-  segments: JsonPathSegment[];
-  message: string;
-}
-
-function sorted(found: Found[], rules: readonly Rule[], value: unknown): ValidationIssue[] {
+function sorted(found: FoundIssue[], rules: readonly Rule[], value: unknown): ValidationIssue[] {
   const report: Report = (segments, message) => void found.push({ segments: [...segments], message });
   for (const rule of rules) rule(value, report);
   found.sort((a, b) => compareJsonPaths(a.segments, b.segments) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
@@ -138,21 +93,9 @@ export function pyStrip(text: string): string {
   return text.replace(PY_STRIP, "");
 }
 
-/**
- * An integer as JSON Schema reads one: any whole number, beyond 2^53 too (zod's int() stops
- * there). Whether it was written as `2.0` is the strict parser's knowledge (integersAreLexical).
- */
-export function jsonInt(bounds: { min?: number; max?: number } = {}) {
-  const checks: z.core.$ZodCheck<number>[] = [];
-  if (bounds.min !== undefined) checks.push(z.minimum(bounds.min));
-  if (bounds.max !== undefined) checks.push(z.maximum(bounds.max));
-  // The JSON Schema export says "integer", as the public schema does.
-  return z.number().check(...checks, z.refine(Number.isInteger, { message: "must be an integer" }), z.meta({ type: "integer" }));
-}
-
 /** The value as a plain object, or undefined: rules read untrusted shapes through these. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isJsonObject(value) ? value : undefined;
 }
 
 /** The value as an array, or an empty one. */

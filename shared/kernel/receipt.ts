@@ -1,85 +1,21 @@
-import * as z from "zod/mini";
-import { jsonInt } from "./issues.js";
 import { RECEIPT_ADVISORIES } from "./advisories.js";
+import { checkContextReceipt } from "./compiled-schemas.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
+import { CONTEXT_RECEIPT_SCHEMA_ID } from "./receipt-fields.js";
+import type { ContextReceipt } from "./receipt-schema.js";
 import { integersAreLexical } from "./rules.js";
 import type { NumberLiteral } from "./strict-json.js";
 
+export type { ContextReceipt } from "./receipt-schema.js";
+
 /**
- * kernel.context-receipt/v1, equal in meaning to its public JSON Schema, plus the routing rules
+ * kernel.context-receipt/v1 (its schema: receipt-schema.ts), plus the routing rules
  * kernel's reference enforces: a model or effort mismatch needs an authorized fallback with a
  * reason, a protected receipt names distinct builder and verifier, safety "unknown" only on a
  * migrated pre-Kernel-9 receipt.
  */
 
-export const CONTEXT_RECEIPT_SCHEMA_ID = "kernel.context-receipt/v1";
-export const RECEIPT_STATUSES = ["within_budget", "target_exceeded", "maximum_exceeded"] as const;
-export const SELECTION_OUTCOMES = ["resolved", "empty", "invalid", "missing"] as const;
-
-/** Built on first use (validating a manifest builds no receipt schema). */
-export function contextReceiptSchema(): ReturnType<typeof buildReceiptSchema> {
-  receiptSchema ??= buildReceiptSchema();
-  return receiptSchema;
-}
-
-let receiptSchema: ReturnType<typeof buildReceiptSchema> | undefined;
-
-function buildReceiptSchema() {
-  const optionalInt = z.optional(jsonInt());
-  return z.strictObject({
-    schema: z.literal(CONTEXT_RECEIPT_SCHEMA_ID),
-    manifest: z.string(),
-    manifest_sha256: z.string(),
-    bundle_sha256: z.string(),
-    requested_model: z.string(),
-    observed_model: z.string(),
-    requested_effort: z.string(),
-    observed_effort: z.string(),
-    fallback_authorized: z.boolean(),
-    fallback_reason: z.optional(z.string()),
-    safety: z.enum(["normal", "protected", "unknown"]),
-    builder_identity: z.string(),
-    verifier_identity: z.string(),
-    created: z.optional(z.string()),
-    manifest_tokens: optionalInt,
-    project_instructions_tokens: optionalInt,
-    always_skills_tokens: optionalInt,
-    workflow_skills_tokens: optionalInt,
-    domain_skills_tokens: optionalInt,
-    selected_artifacts_tokens: optionalInt,
-    agentdb_tokens: optionalInt,
-    total_estimated_tokens: jsonInt(),
-    target_budget_tokens: optionalInt,
-    maximum_budget_tokens: optionalInt,
-    status: z.enum(RECEIPT_STATUSES),
-    estimation_method: z.string(),
-    selections: z.optional(
-      z.array(
-        z.strictObject({
-          selector: z.string(),
-          resolved: z.boolean(),
-          outcome: z.enum(SELECTION_OUTCOMES),
-          resolved_sha256: z.optional(z.string()),
-          estimated_tokens: jsonInt(),
-          note: z.optional(z.string()),
-        }),
-      ),
-    ),
-    loads_beyond_manifest: z.optional(
-      z.array(
-        z.strictObject({
-          path: z.string(),
-          reason: z.optional(z.string()),
-          estimated_tokens: optionalInt,
-          ts: z.optional(z.string()),
-        }),
-      ),
-    ),
-    migrated_fields: z.optional(z.array(z.string())),
-  });
-}
-
-export type ContextReceipt = z.infer<ReturnType<typeof buildReceiptSchema>>;
+export { CONTEXT_RECEIPT_SCHEMA_ID, RECEIPT_STATUSES, SELECTION_OUTCOMES } from "./receipt-fields.js";
 
 const UNAVAILABLE = "unavailable";
 
@@ -161,7 +97,7 @@ export function validateContextReceipt(
   numbers: readonly NumberLiteral[] = [],
 ): { ok: boolean; issues: ValidationIssue[]; warnings: ValidationIssue[]; migrated: string[]; receipt?: ContextReceipt } {
   const { value: read, migrated } = migrateContextReceipt(value);
-  const result = validateWith(contextReceiptSchema(), [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
+  const result = validateWith(checkContextReceipt, [integersAreLexical(numbers), ...receiptRules], read, RECEIPT_ADVISORIES);
   const { issues } = result;
   const warnings = migrated.length === 0 ? result.warnings : [{ path: "$", message: `a pre-Kernel-9 receipt: read ${migrated.join(", ")} as unrecorded` }, ...result.warnings];
   return result.value === undefined ? { ok: false, issues, warnings, migrated } : { ok: true, issues, warnings, migrated, receipt: result.value };

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { jsonInt } from "./issues.js";
+import { jsonInt } from "./zod-check.js";
 import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 
 /**
@@ -9,6 +9,8 @@ import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
  * every level (its schema's description says so), so a key another tool invents is an error, not
  * a passenger. A handoff's provenance has no dirty_tree_sha256: only a checkpoint's has. What JSON
  * Schema cannot say (one of path / git_diff, phase references, timestamps) lives in rules.ts.
+ * Validation does not run these: it runs the pass compiled from them (compiled-schemas.ts,
+ * regenerated with `npm run kernel:schemas`), which says what zod would without loading zod.
  *
  * @example
  * ```ts
@@ -23,8 +25,8 @@ export const POLICY_MODES = ["sealed", "bounded", "advisory"] as const;
 export const PREFLIGHT_CHECKS = ["current_branch", "path_exists", "argv"] as const;
 
 /**
- * The schemas, built on first use: validating a checkpoint or a receipt, or a command that only
- * imports these types, builds no manifest schema.
+ * The schemas, built on first use: a command that only imports these types, or validates (see
+ * above), builds none.
  */
 export function kernelSchemas(): KernelSchemas {
   schemas ??= buildSchemas();

@@ -1,10 +1,11 @@
 import { KERNEL_HANDOFF_ADVISORIES } from "./advisories.js";
 import { type KernelCheckpoint, validateKernelCheckpoint } from "./checkpoint.js";
-import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
+import { checkKernelHandoff } from "./compiled-schemas.js";
+import { KERNEL_CHECKPOINT_SCHEMA_ID, KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 import { type ValidationIssue, asRecord, validateWith } from "./issues.js";
 import { CONTEXT_RECEIPT_SCHEMA_ID, type ContextReceipt, validateContextReceipt } from "./receipt.js";
 import { kernelHandoffRules } from "./rules.js";
-import { KERNEL_HANDOFF_SCHEMA_ID, type KernelHandoff, kernelSchemas } from "./schema.js";
+import type { KernelHandoff } from "./schema.js";
 import { type NumberLiteral, type StrictJsonError, parseStrictJsonWithNumbers } from "./strict-json.js";
 
 /** What `handoff validate` and `handoff render` need to say about a manifest. */
@@ -30,7 +31,7 @@ export interface KernelValidation {
  * ```
  */
 export function validateKernelValue(value: unknown, numbers: readonly NumberLiteral[] = []): KernelValidation {
-  const result = validateWith(kernelSchemas().kernelHandoffSchema, kernelHandoffRules(numbers), value, KERNEL_HANDOFF_ADVISORIES);
+  const result = validateWith(checkKernelHandoff, kernelHandoffRules(numbers), value, KERNEL_HANDOFF_ADVISORIES);
   const { issues, warnings } = result;
   return result.value === undefined ? { ok: false, issues, warnings } : { ok: true, issues, warnings, manifest: result.value };
 }

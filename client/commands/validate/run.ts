@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { isHandoffError } from "../../../shared/errors.js";
 import { MAX_DOCUMENT_BYTES as VALIDATE_LIMIT } from "../../../shared/document/size-limits.js";
-import { type ValidateReport, validateDocumentText } from "../../../shared/document/validate-document.js";
+import { type ValidateReport, readsAsKernel, validateKernelReport } from "../../../shared/document/kernel-report.js";
 import { implement } from "../command.js";
 import { symlinkEscapes } from "../../lib/kernel-paths.js";
 import { readTextFile } from "../../platform/read-file.js";
@@ -27,7 +27,11 @@ export const command = implement<typeof validateSpec>()({
       if (!isHandoffError(error)) throw error;
       return { file, format: null, valid: false, unparseable: error.message, issues: [{ path: "", message: error.message }], warnings: [], ...(error.hint ? { hint: error.hint } : {}) };
     }
-    return validateDocumentText(file, text, { pathCheck: (value) => symlinkEscapes(value, ctx.cwd, ctx.env) });
+    const options = { pathCheck: (value: unknown) => symlinkEscapes(value, ctx.cwd, ctx.env) };
+    if (readsAsKernel(file, text)) return validateKernelReport(file, text, options);
+    // The Markdown contract's modules (frontmatter, YAML, its zod schema) are set up only for Markdown.
+    const { validateDocumentText } = await import("../../../shared/document/validate-document.js");
+    return validateDocumentText(file, text, options);
   },
   human: (report) =>
     report.format === null

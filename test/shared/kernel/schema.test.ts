@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { kernelCheckpointSchema } from "../../../shared/kernel/checkpoint.js";
-import { contextReceiptSchema } from "../../../shared/kernel/receipt.js";
+import { kernelCheckpointSchema } from "../../../shared/kernel/checkpoint-schema.js";
+import { contextReceiptSchema } from "../../../shared/kernel/receipt-schema.js";
 import { kernelSchemas } from "../../../shared/kernel/schema.js";
 import { fixtureText } from "./fixtures.js";
 import { schemaDifferences } from "./schema-equivalence.js";

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, parseStrictJson } from "../../../shared/kernel/strict-json.js";
+import { MAX_JSON_DEPTH, parseStrictJson, parseStrictJsonWithNumbers } from "../../../shared/kernel/strict-json.js";
 import { EXAMPLE_FILE, fixtureText } from "./fixtures.js";
 
 describe("parseStrictJson", () => {
@@ -101,5 +102,45 @@ describe("parseStrictJson", () => {
     const text = `{${entries.join(",")}, "s": "${"x\\n".repeat(50_000)}"}`;
     const result = parseStrictJson(text);
     expect(result).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+});
+
+describe("the native fast path (JSON.parse, then a check of keys, nesting and literals)", () => {
+  // JSON text as it comes: duplicate keys (also spelled with escapes), literals that matter,
+  // numbers too large for a double, `__proto__`, deep nesting, and text that is not JSON at all.
+  const numberText = fc.oneof(fc.integer().map(String), fc.constantFrom("2.0", "1e3", "-0", "0", "01", "12345678901234567890", "1e400", "-1.5E-3", "9007199254740993", "1."));
+  const keyText = fc.constantFrom("a", "b", "ab", "a\\u0062", "__proto__", "constructor", "1", "0", '\\"q', "");
+  const { value: valueText } = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, numberText, fc.constantFrom("true", "false", "null", '"s"', '"\\n"', '"\\ud800"', '"a\tb"', "NaN", "-Infinity", "'x'"), tie("array"), tie("object")),
+    array: fc.array(tie("value"), { maxLength: 4 }).map((items) => `[${items.join(", ")}]`),
+    object: fc.array(fc.tuple(keyText, tie("value")), { maxLength: 4 }).map((entries) => `{${entries.map(([k, v]) => `"${k}": ${v}`).join(",\n  ")}}`),
+  }));
+  const texts = fc.oneof(
+    valueText,
+    fc.json(),
+    fc.integer({ min: 126, max: 130 }).map((n) => `${"[".repeat(n)}${"]".repeat(n)}`),
+    fc.tuple(valueText, fc.nat(), fc.constantFrom("", ",", "}", '"', "\ufeff", " ")).map(([t, at, c]) => t.slice(0, at % (t.length + 1)) + c + t.slice(at % (t.length + 1))),
+  );
+  // Same answer, including -0, NaN, key order (a "__proto__" key too) and where an error is. Not
+  // toStrictEqual: it reads a key named "constructor" as the object's type.
+  const canonical = (value: unknown) => JSON.stringify(value, (_key, x) => (typeof x === "number" ? `number ${Object.is(x, -0) ? "-0" : x}` : x));
+  const same = (a: unknown, b: unknown) => expect(canonical(a)).toBe(canonical(b));
+
+  it("gives what the hand-written parser gives, with and without literal tracking", () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        same(parseStrictJsonWithNumbers(text), parseStrictJsonWithNumbers(text, { native: false }));
+        same(parseStrictJson(text), parseStrictJson(text, { native: false }));
+      }),
+      { numRuns: 2000, seed: 26 },
+    );
+  });
+
+  it("on kernel's real manifest, and a duplicate key in it", () => {
+    const real = fixtureText(EXAMPLE_FILE);
+    same(parseStrictJsonWithNumbers(real), parseStrictJsonWithNumbers(real, { native: false }));
+    const duplicated = real.replace('"dirty": false', '"dirty": false, "dirty": true');
+    expect(parseStrictJsonWithNumbers(duplicated).ok).toBe(false);
+    same(parseStrictJsonWithNumbers(duplicated), parseStrictJsonWithNumbers(duplicated, { native: false }));
   });
 });
