@@ -11,7 +11,6 @@ import type { PublishResult } from "../../ops/publish/publish-file.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { implement } from "../command.js";
-import { assertMayAccess } from "../../ops/guard/policy.js";
 import { formatCreateReport, formatKernelReport } from "../create-report.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { formatPublishReport } from "../publish-report.js";
@@ -47,7 +46,11 @@ export const command = implement<typeof createSpec>()({
     }
     // A body read from a file to be published is a send: judged as the guard judges it.
     const bodyFile = flags["body-file"];
-    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    // The guard's policy is loaded only then: a create that does not publish never builds its tables.
+    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") {
+      const { assertMayAccess } = await import("../../ops/guard/policy.js");
+      assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    }
     // --from-transcript with --body-file or --format kernel is refused by the spec's conflicts.
     const transcript = flags["from-transcript"];
     if (flags["with-changes"] && format === "kernel") {
