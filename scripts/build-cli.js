@@ -227,6 +227,11 @@ export async function buildCli() {
           ...entry,
           outfile,
           plugins: [onlyCommand(name, modules), vendored(exportsOf), ...plugins],
+          // Compiling is a command's largest single cost on Node 20 (no compile cache): whitespace
+          // and syntax minified, create.cjs compiles in 11.5 ms instead of 13.9 (403 KB -> 311 KB,
+          // before its rare paths left it). Names are kept: stack traces and the bundle tests read them.
+          minifyWhitespace: true,
+          minifySyntax: true,
           // The one ES module idiom in the client (install-skill finds the shipped skill from its own path).
           define: { "import.meta.url": "__handoffModuleUrl" },
           banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
