@@ -106,7 +106,7 @@ function routedEntry(name) {
   const words = JSON.stringify(RARE_PATHS[name].words);
   return [
     `const words = ${words};`,
-    "const rare = process.argv.slice(2).some((word) => words.some((rareWord) => word === rareWord || word.startsWith(`${rareWord}=`)));",
+    'const rare = process.argv.slice(2).some((word) => words.some((rareWord) => word === rareWord || word.startsWith(rareWord + "=")));',
     `module.exports = rare ? require(${JSON.stringify(`../paths/${name}-full.cjs`)}) : require(${JSON.stringify(`./${CLI_ENTRY}`)});`,
   ].join("\n");
 }

@@ -57,7 +57,9 @@ describe("captureGit's git processes", () => {
   it("still switches the repository's filter drivers off for status", async () => {
     writeFileSync(log, "");
     expect((await captureGit(repo, env))?.dirty).toBe(1);
-    const status = readFileSync(log, "utf8").split("\n").find((call) => call.includes(" status "));
+    const status = readFileSync(log, "utf8")
+      .split("\n")
+      .find((call) => call.includes(" status "));
     expect(status).toContain("filter.lfs.clean=");
     expect(() => readFileSync(join(base, "filter-ran"))).toThrow();
   });
