@@ -166,11 +166,31 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
 }
 
 /**
- * The synchronous form, for the one caller that must answer inside a synchronous check (the work
+ * The synchronous form: same settings, the same filter overrides for a content reader, the same
+ * answer shape, text only. For a caller that must answer inside a synchronous check (the work
  * tree root, work-tree.ts, when its own walk cannot tell: validate's symlink check asks for it
- * inside the kernel checks): same settings, same answer shape, text only.
+ * inside the kernel checks), and for a command-line process that has nothing to do while git
+ * runs (`handoff create`'s capture, lib/git.ts): spawnSync sets up no streams and no event loop
+ * turn per process.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
+  if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGitSync(args, options);
+  const listing = options.filterListing ?? filterListingSync(options);
+  let overrides: string[];
+  try {
+    overrides = filterOverrides(listing);
+  } catch (error) {
+    return { code: 128, stdout: "", failure: error instanceof Error ? error.message : String(error) };
+  }
+  return spawnGitSync([...overrides, ...args], options);
+}
+
+function filterListingSync(options: GitOptions): string {
+  const listing = spawnGitSync(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
+  return listing.code === 0 ? listing.stdout : "";
+}
+
+function spawnGitSync(args: string[], options: GitOptions): GitRun<string> {
   const run = processes().spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
     cwd: options.cwd,
     env: { ...options.env, ...GIT_ENV },

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { captureGit } from "../../client/lib/git.js";
+import { captureGit, captureGitSync } from "../../client/lib/git.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
 // captureGit (what create records) asks git as little as a checkout allows (issue 26): where the
@@ -52,11 +52,18 @@ describe("captureGit's git processes", () => {
     expect(asked.calls).toEqual(["config", "rev-list", "rev-parse", "status"]);
     expect(walked.result).toEqual(asked.result);
     expect(walked.result).toMatchObject({ repository: "https://example.invalid/acme/Widget.git", repoName: "Widget" });
+    // The command line's synchronous form: the same processes, the same facts.
+    const sync = await subcommands(async () => captureGitSync(cwd, env));
+    expect(sync).toEqual(walked);
+    expect(await subcommands(async () => captureGitSync(cwd, viaGit))).toEqual(asked);
   });
 
-  it("still switches the repository's filter drivers off for status", async () => {
+  it.each([
+    ["captureGit", captureGit],
+    ["captureGitSync", captureGitSync],
+  ])("%s still switches the repository's filter drivers off for status", async (_, capture) => {
     writeFileSync(log, "");
-    expect((await captureGit(repo, env))?.dirty).toBe(1);
+    expect((await capture(repo, env))?.dirty).toBe(1);
     const status = readFileSync(log, "utf8")
       .split("\n")
       .find((call) => call.includes(" status "));
@@ -68,5 +75,6 @@ describe("captureGit's git processes", () => {
     const outside = join(base, "not-a-repo");
     mkdirSync(outside);
     expect(await subcommands(() => captureGit(outside, env))).toEqual({ result: undefined, calls: [] });
+    expect(await subcommands(async () => captureGitSync(outside, env))).toEqual({ result: undefined, calls: [] });
   });
 });
