@@ -64,7 +64,8 @@ export const command = implement<typeof createSpec>()({
     // missing body is said before git is asked anything.
     let git: Promise<GitCapture | undefined> | undefined;
     const captureGit = () => (git ??= Promise.resolve(captureGitSync(ctx.cwd, ctx.env)));
-    const body = transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await captureGit()) : await readBody(bodyFile, io, ctx);
+    const body =
+      transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await captureGit()) : await readBody(bodyFile, io, ctx);
     const deps = { now: ctx.now, captureGit };
     const common = { to: flags.to, cwd: ctx.cwd, env: ctx.env, redact: !flags["no-redact"], allowInsufficient: flags["allow-insufficient"] === true };
     const created: Created<CreateResult | KernelCreateResult> =
