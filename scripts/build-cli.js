@@ -71,8 +71,8 @@ function onlyCommand(name, modules) {
  * alarm only costs the full bundle), so one process never mixes the two (two copies of a
  * module, and of HandoffError, never meet).
  * create: --publish (the publish client, its HTTP and crypto, the guard's policy for the body
- * file), --format kernel, --from-transcript and --with-changes; 403 KB -> see the issue 26
- * closing note for the figures.
+ * file), --format kernel, --from-transcript and --with-changes. create.cjs went from 403 KB to
+ * 235 KB (compiling it on Node 20: about 35 us per KB on this machine).
  */
 const RARE_PATHS = {
   create: {
