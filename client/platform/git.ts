@@ -46,6 +46,12 @@ export interface GitOptions {
   env: Env;
   /** Output cap (default 64 MiB). */
   maxBytes?: number;
+  /**
+   * The repository's filter drivers, as `git config -z --get-regexp` listed them (keys outside
+   * `filter.` are skipped), for a caller that asked config already: a content reader then needs
+   * no config process of its own. Empty when that listing failed or found nothing.
+   */
+  filterListing?: string;
 }
 
 /**
@@ -86,14 +92,19 @@ export function runGit(args: string[], options: GitOptions & { binary: true }): 
 export async function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
   if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGit(args, options);
   // Reading config runs nothing; the overrides then cover every filter driver it names.
-  const listing = await spawnGit(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
+  const listing = options.filterListing ?? (await filterListing(options));
   let overrides: string[];
   try {
-    overrides = filterOverrides(listing.code === 0 ? String(listing.stdout) : "");
+    overrides = filterOverrides(listing);
   } catch (error) {
     return { code: 128, stdout: options.binary ? Buffer.alloc(0) : "", failure: error instanceof Error ? error.message : String(error) };
   }
   return spawnGit([...overrides, ...args], options);
+}
+
+async function filterListing(options: GitOptions): Promise<string> {
+  const listing = await spawnGit(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
+  return listing.code === 0 ? String(listing.stdout) : "";
 }
 
 /**
@@ -155,11 +166,31 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
 }
 
 /**
- * The synchronous form, for the one caller that must answer inside a synchronous check (the work
+ * The synchronous form: same settings, the same filter overrides for a content reader, the same
+ * answer shape, text only. For a caller that must answer inside a synchronous check (the work
  * tree root, work-tree.ts, when its own walk cannot tell: validate's symlink check asks for it
- * inside the kernel checks): same settings, same answer shape, text only.
+ * inside the kernel checks), and for a command-line process that has nothing to do while git
+ * runs (`handoff create`'s capture, lib/git.ts): spawnSync sets up no streams and no event loop
+ * turn per process.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
+  if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGitSync(args, options);
+  const listing = options.filterListing ?? filterListingSync(options);
+  let overrides: string[];
+  try {
+    overrides = filterOverrides(listing);
+  } catch (error) {
+    return { code: 128, stdout: "", failure: error instanceof Error ? error.message : String(error) };
+  }
+  return spawnGitSync([...overrides, ...args], options);
+}
+
+function filterListingSync(options: GitOptions): string {
+  const listing = spawnGitSync(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
+  return listing.code === 0 ? listing.stdout : "";
+}
+
+function spawnGitSync(args: string[], options: GitOptions): GitRun<string> {
   const run = processes().spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
     cwd: options.cwd,
     env: { ...options.env, ...GIT_ENV },

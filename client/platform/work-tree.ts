@@ -16,8 +16,8 @@ import { runGitSync } from "./git.js";
  * bare repository, or a `.git` folder), or anything the walk does not recognise.
  */
 export function workTreeRoot(dir: string, env: Env): string | undefined {
-  const found = GIT_DISCOVERY_ENV.some((name) => env[name] !== undefined) ? UNSURE : walk(dir);
-  if (found !== UNSURE) return found;
+  const found = locateCheckout(dir, env);
+  if (found !== "unsure") return found?.toplevel;
   const run = runGitSync(["rev-parse", "--show-toplevel"], { cwd: dir, env, maxBytes: 64 * 1024 });
   const top = run.stdout.trim();
   if (run.code !== 0 || top === "") return undefined;
@@ -26,6 +26,25 @@ export function workTreeRoot(dir: string, env: Env): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A checkout's folders as `git rev-parse --path-format=absolute --show-toplevel --git-common-dir --git-dir` names them. */
+export interface CheckoutPaths {
+  toplevel: string;
+  /** Where objects, refs and config live: the main worktree's git directory. */
+  commonDir: string;
+  /** This worktree's own git directory (the common one, outside a linked worktree). */
+  gitDir: string;
+}
+
+/**
+ * `dir`'s checkout as git's discovery finds it, by the walk workTreeRoot describes, without
+ * spawning git: undefined outside any repository, "unsure" wherever only git can tell (the caller
+ * asks git then).
+ */
+export function locateCheckout(dir: string, env: Env): CheckoutPaths | undefined | "unsure" {
+  const found = GIT_DISCOVERY_ENV.some((name) => env[name] !== undefined) ? UNSURE : walk(dir);
+  return found === UNSURE ? "unsure" : found;
 }
 
 /** The folder repository-relative paths resolve against: the work tree root of `dir`, else `dir` itself (symlinks resolved). */
@@ -49,7 +68,7 @@ const GIT_DISCOVERY_ENV = [
 /** The walk cannot tell what git would answer: ask git. */
 const UNSURE = Symbol("unsure");
 
-function walk(dir: string): string | undefined | typeof UNSURE {
+function walk(dir: string): CheckoutPaths | undefined | typeof UNSURE {
   try {
     return walkFrom(realpathSync(dir));
   } catch {
@@ -57,7 +76,7 @@ function walk(dir: string): string | undefined | typeof UNSURE {
   }
 }
 
-function walkFrom(start: string): string | undefined | typeof UNSURE {
+function walkFrom(start: string): CheckoutPaths | undefined | typeof UNSURE {
   const device = statSync(start).dev;
   for (let current = start; ; ) {
     const dotGit = statOrUndefined(join(current, ".git"));
@@ -74,8 +93,8 @@ function walkFrom(start: string): string | undefined | typeof UNSURE {
   }
 }
 
-/** `top/.git` exists: `top` when git would take it as the work tree, else UNSURE. */
-function discovered(top: string, dotGit: Stats): string | typeof UNSURE {
+/** `top/.git` exists: `top` and its git folders when git would take it as the work tree, else UNSURE. */
+function discovered(top: string, dotGit: Stats): CheckoutPaths | typeof UNSURE {
   try {
     let gitDir = join(top, ".git");
     if (dotGit.isFile()) {
@@ -91,7 +110,8 @@ function discovered(top: string, dotGit: Stats): string | typeof UNSURE {
     if (!plainConfig(join(commonDir, "config"))) return UNSURE;
     const uid = process.geteuid?.();
     if (uid === undefined || [top, gitDir].some((path) => statSync(path).uid !== uid) || dotGit.uid !== uid) return UNSURE;
-    return top;
+    // git names both with symlinks resolved (top is already: the walk starts from the real folder).
+    return { toplevel: top, commonDir: realpathSync.native(commonDir), gitDir: realpathSync.native(gitDir) };
   } catch {
     return UNSURE;
   }

@@ -84,6 +84,29 @@ describe("the CLI's bundles", () => {
     expect(await loadedFiles([...args])).toEqual(expected);
   });
 
+  // create's rare paths (RARE_PATHS in scripts/build-cli.js) live in dist/paths/create-full.cjs:
+  // the common path compiles no publish client, kernel writer, transcript reader or changes capture.
+  it("leave create's rare paths out of its bundle, and carry them whole in create-full.cjs", () => {
+    const create = readFileSync(join(repoRoot, "dist", "commands", "create.cjs"), "utf8");
+    const full = readFileSync(join(repoRoot, "dist", "paths", "create-full.cjs"), "utf8");
+    for (const code of ["function publishDocument(", "function createKernelHandoff(", "function transcriptBody(", "function captureChanges(", "function assertMayAccess("]) {
+      expect(create).not.toContain(code);
+      expect(full).toContain(code);
+    }
+    expect(create).toContain("function createHandoff(");
+  });
+
+  // Each run ends in a usage error after the bundle is chosen: what is seen is which one ran.
+  it.each([
+    ["--publish", ["create", "--publish", "--local"]],
+    ["--format", ["create", "--format", "kernel", "--keyword", "k"]],
+    ["--format=VALUE", ["create", "--format=kernel", "--keyword", "k"]],
+    ["--from-transcript", ["create", "--from-transcript", "t.jsonl", "--body-file", "../body.md"]],
+    ["--with-changes", ["create", "--with-changes", "--format", "kernel"]],
+  ])("create %s runs the full bundle", async (_word, args) => {
+    expect(await loadedFiles(args)).toEqual(["commands/create.cjs", "paths/create-full.cjs"]);
+  });
+
   // Kernel documents are validated by the passes compiled from their zod schemas
   // (shared/kernel/compiled-schemas.ts): validate of kernel's manifest loads no vendored library.
   it("validate of a kernel manifest loads its bundle only: no zod, no yaml", async () => {

@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, one bundle per command, the vendored libraries, the help module, the skill, no dependencies", () => {
+  it("holds only what the CLI runs: the launcher, one bundle per command (create's rare paths in one more), the vendored libraries, the help module, the skill, no dependencies", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     // docs/: what help and error messages point to ("See docs/cli.md").
@@ -56,7 +56,9 @@ describe("the packed CLI, installed from its tarball", () => {
     expect(readdirSync(join(installedRoot, "plugin"))).toEqual(["skills"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "vendor"]);
+    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "paths", "vendor"]);
+    // create's rare paths (--publish, --format, ...) run their own bundle (scripts/build-cli.js, RARE_PATHS).
+    expect(readdirSync(join(installedRoot, "dist", "paths"))).toEqual(["create-full.cjs"]);
     expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod-mini.cjs", "zod.cjs"]);
     const bundles = readdirSync(join(installedRoot, "dist", "commands")).sort();
     expect(bundles).toEqual(readdirSync(join(repoRoot, "dist", "commands")).sort());

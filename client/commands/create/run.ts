@@ -3,7 +3,7 @@ import { CE_CONTRACT } from "../../../shared/ce/contract.js";
 import { MAX_DOCUMENT_BYTES as BODY_LIMIT } from "../../../shared/document/size-limits.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { fenceBlock } from "../../../shared/text/fence.js";
-import { captureGit } from "../../lib/git.js";
+import { captureGitSync, type GitCapture } from "../../lib/git.js";
 import type { RunContext } from "../../lib/run-context.js";
 import { type Created, type CreateResult, createHandoff } from "../../ops/create/create.js";
 import type { KernelCreateResult } from "../../ops/create/kernel.js";
@@ -11,7 +11,6 @@ import type { PublishResult } from "../../ops/publish/publish-file.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
 import { implement } from "../command.js";
-import { assertMayAccess } from "../../ops/guard/policy.js";
 import { formatCreateReport, formatKernelReport } from "../create-report.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { formatPublishReport } from "../publish-report.js";
@@ -29,7 +28,7 @@ export const command = implement<typeof createSpec>()({
   async run({ flags, positionals, io, ctx }): Promise<CreateCommandResult> {
     // Checked before anything is written, so a bad option never leaves a handoff and a dead retry.
     const publishFlags = flags.publish ? readPublishFlags(flags) : undefined;
-    // Loaded while git is being asked (this process is idle then), not after the handoff is written.
+    // Loaded while the body is read, not after the handoff is written.
     const publishing = publishFlags ? import("../../ops/publish/publish-file.js") : undefined;
     publishing?.catch(() => undefined);
     const format = flags.format ?? "ce";
@@ -47,7 +46,11 @@ export const command = implement<typeof createSpec>()({
     }
     // A body read from a file to be published is a send: judged as the guard judges it.
     const bodyFile = flags["body-file"];
-    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    // The guard's policy is loaded only then: a create that does not publish never builds its tables.
+    if (publishFlags && bodyFile !== undefined && bodyFile !== "-") {
+      const { assertMayAccess } = await import("../../ops/guard/policy.js");
+      assertMayAccess(resolve(ctx.cwd, bodyFile), "send", { cwd: ctx.cwd, home: ctx.env.HOME });
+    }
     // --from-transcript with --body-file or --format kernel is refused by the spec's conflicts.
     const transcript = flags["from-transcript"];
     if (flags["with-changes"] && format === "kernel") {
@@ -55,11 +58,15 @@ export const command = implement<typeof createSpec>()({
         hint: "publish the manifest with: handoff publish <manifest> --with-changes",
       });
     }
-    // Git is read once: the draft needs the repository's top level to write paths relative to it.
-    const git = captureGit(ctx.cwd, ctx.env);
-    git.catch(() => undefined);
-    const body = transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await git) : await readBody(bodyFile, io, ctx);
-    const deps = { now: ctx.now, captureGit: () => git };
+    // Git is read once (the draft needs the repository's top level to write paths relative to
+    // it), synchronously: this process has nothing else to do while git runs, and spawnSync
+    // costs less than spawn (lib/git.ts). A body read from a file or stdin is read first, so a
+    // missing body is said before git is asked anything.
+    let git: Promise<GitCapture | undefined> | undefined;
+    const captureGit = () => (git ??= Promise.resolve(captureGitSync(ctx.cwd, ctx.env)));
+    const body =
+      transcript !== undefined ? await (await import("../../ops/create/transcript.js")).transcriptBody(resolve(ctx.cwd, transcript), ctx.cwd, await captureGit()) : await readBody(bodyFile, io, ctx);
+    const deps = { now: ctx.now, captureGit };
     const common = { to: flags.to, cwd: ctx.cwd, env: ctx.env, redact: !flags["no-redact"], allowInsufficient: flags["allow-insufficient"] === true };
     const created: Created<CreateResult | KernelCreateResult> =
       format === "kernel"
