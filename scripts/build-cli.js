@@ -159,6 +159,13 @@ const COMMON = {
   target: "node20",
   logLevel: "warning",
 };
+/**
+ * The bundles themselves: CommonJS throughout. A lazy `await import("node:fs/promises")` is
+ * lowered to `require`, so the first one does not start the ES module loader (about 6 ms on
+ * Node 20), and every module a bundle loads is compiled by the CommonJS loader, which is what the
+ * launcher caches on Node 20 (see bin/handoff.cjs).
+ */
+const BUNDLE = { ...COMMON, supported: { "dynamic-import": false } };
 
 export async function buildCli() {
   const { build, transform } = await import("esbuild");
@@ -169,10 +176,10 @@ export async function buildCli() {
   const exportsOf = new Map(await Promise.all(SPECIFIERS.map(async (specifier) => [specifier, await usedExports(specifier, transform)])));
   const entries = Object.keys(VENDOR).map((file) => vendorEntry(file, exportsOf));
   await Promise.all([
-    ...Object.keys(VENDOR).map((file, i) => build({ ...COMMON, stdin: { contents: entries[i], resolveDir: root }, outfile: `dist/vendor/${file}.cjs` })),
+    ...Object.keys(VENDOR).map((file, i) => build({ ...BUNDLE, stdin: { contents: entries[i], resolveDir: root }, outfile: `dist/vendor/${file}.cjs` })),
     ...[...modules.keys()].map((name) =>
       build({
-        ...COMMON,
+        ...BUNDLE,
         entryPoints: [CLI_ENTRY],
         outfile: `dist/commands/${name}.cjs`,
         plugins: [onlyCommand(name, modules), vendored(exportsOf)],
@@ -187,7 +194,7 @@ export async function buildCli() {
     // registry names them (a hand-kept list missed `handoff hook`'s, and help.cjs carried the
     // whole hook command: 633 KB, --help 1.8x node -e 0 on Node 20).
     build({
-      ...COMMON,
+      ...BUNDLE,
       entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
       outdir: "dist",
       external: [...new Set(modules.values())],

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,13 +96,86 @@ describe("the CLI's bundles", () => {
 const tested22 = testNode(22);
 const node22 = "node" in tested22 ? tested22.node : "";
 
+// module.enableCompileCache is Node 22.1 and newer (this project's @types/node is 20's, which has no such member).
+const hasCompileCache = "enableCompileCache" in (await import("node:module"));
+
 describe("the compile cache", () => {
-  it.skipIf(process.versions.node.split(".")[0] !== "20")("is not made under Node 20, which has none", async () => {
+  // Node 20 has no module.enableCompileCache: the launcher keeps V8's code cache itself.
+  const ownCache = (home: string) => join(home, ".cache", "handoff", "compile-cache", `v8-${process.version}-${process.arch}`);
+  const entries = (dir: string) => readdirSync(dir).map((name) => ({ name, ino: statSync(join(dir, name)).ino, mode: statSync(join(dir, name)).mode & 0o777 }));
+  const listIn = (launcher: string, home: string, env: Record<string, string> = {}) =>
+    runProgram(process.execPath, [launcher, "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store, NODE_DEBUG: "handoff", ...env } });
+  /** What NODE_DEBUG=handoff said of the bundle's cached code: hit, miss or rejected. */
+  const cacheUse = (stderr: string) => /code cache (\w+) .*list\.cjs/.exec(stderr)?.[1];
+
+  it.skipIf(hasCompileCache)("is V8's code cache kept by the launcher under Node 20: private, and used on the next run", async () => {
     const home = join(base, "home-20");
     mkdirSync(home);
-    const run = await runProgram(process.execPath, [join(repoRoot, "bin", "handoff.cjs"), "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store } });
-    expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(home, ".cache"))).toBe(false);
+    const launcher = join(repoRoot, "bin", "handoff.cjs");
+    const first = await listIn(launcher, home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(cacheUse(first.stderr)).toBe("miss");
+    const dir = ownCache(home);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const written = entries(dir);
+    // list's bundle, one file, private; nothing of the run's own data.
+    expect(written).toHaveLength(1);
+    expect(written[0]!.name).toMatch(/^[0-9a-z]+-[0-9a-z]+\.v8$/);
+    expect(written[0]!.mode).toBe(0o600);
+    const second = await listIn(launcher, home);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(cacheUse(second.stderr)).toBe("hit");
+    // Accepted, so not written again: a rejected entry is replaced (a new file, a new inode).
+    expect(entries(dir)).toEqual(written);
+  });
+
+  it.skipIf(hasCompileCache)("under Node 20 replaces a damaged entry and a rebuilt file's, and the command runs the same", async () => {
+    const home = join(base, "home-20-stale");
+    mkdirSync(home);
+    // A copy of the launcher and its bundles, so that one bundle can be rebuilt (changed) here.
+    const copy = join(base, "copy");
+    for (const part of ["bin", "dist"]) cpSync(join(repoRoot, part), join(copy, part), { recursive: true });
+    const launcher = join(copy, "bin", "handoff.cjs");
+    const first = await listIn(launcher, home);
+    expect(first.code, first.stderr).toBe(0);
+    const dir = ownCache(home);
+    const [entry] = entries(dir);
+    writeFileSync(join(dir, entry!.name), "not V8's data");
+    const damaged = await listIn(launcher, home);
+    expect(damaged.code, damaged.stderr).toBe(0);
+    expect(damaged.stdout).toBe(first.stdout);
+    expect(cacheUse(damaged.stderr)).toBe("rejected");
+    const [replaced] = entries(dir);
+    expect(replaced!.name).toBe(entry!.name);
+    expect(readFileSync(join(dir, replaced!.name), "utf8")).not.toBe("not V8's data");
+    // The bundle rebuilt: its entry is a new one, and the old one is gone.
+    const bundle = join(copy, "dist", "commands", "list.cjs");
+    writeFileSync(bundle, `${readFileSync(bundle, "utf8")}\n// rebuilt\n`);
+    const rebuilt = await listIn(launcher, home);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toBe(first.stdout);
+    expect(cacheUse(rebuilt.stderr)).toBe("miss");
+    expect(cacheUse((await listIn(launcher, home)).stderr)).toBe("hit");
+    const after = entries(dir);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.name).not.toBe(entry!.name);
+  });
+
+  it.skipIf(hasCompileCache)("under Node 20 is not used in a folder others can write to, nor with NODE_DISABLE_COMPILE_CACHE", async () => {
+    const home = join(base, "home-20-open");
+    mkdirSync(ownCache(home), { recursive: true });
+    chmodSync(ownCache(home), 0o777);
+    const launcher = join(repoRoot, "bin", "handoff.cjs");
+    const open = await listIn(launcher, home);
+    expect(open.code, open.stderr).toBe(0);
+    expect(cacheUse(open.stderr)).toBeUndefined();
+    expect(readdirSync(ownCache(home))).toEqual([]);
+    const off = join(base, "home-20-off");
+    mkdirSync(off);
+    const disabled = await listIn(launcher, off, { NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(existsSync(join(off, ".cache", "handoff", "compile-cache", `v8-${process.version}-${process.arch}`))).toBe(false);
   });
 
   it.skipIf(node22 === "")("is a private folder in the user's cache folder under Node 22, with compiled code in it", async () => {
