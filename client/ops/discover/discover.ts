@@ -72,9 +72,7 @@ export interface DiscoveryResult {
 /**
  * The whole discovery in one pass: enumerate (nothing read yet), then read each candidate's head
  * within bounds, score it, and keep only the shortlist. Nothing but the shortlist is retained, so
- * a store of 10,000 handoffs costs no more memory than one of 10; only the candidates read before
- * git answered (a few hundred) wait in memory for ranking to start. Reading them meanwhile, not
- * after, is what keeps git's time out of discovery's.
+ * a store of 10,000 handoffs costs no more memory than one of 10.
  */
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
   const warnings: string[] = [];
@@ -84,48 +82,28 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
   // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks:
   // listed from the toplevel alone, so an empty store with none asks git no more than that.
   const managed = options.boundaries.every((b) => b.managed);
-  let kernels: KernelFile[] | undefined;
-  if (files.length === 0) {
-    const toplevel = managed ? (onDemand ? await onDemand.toplevel() : (await full()).toplevel) : undefined;
-    kernels = toplevel ? kernelFiles(toplevel) : [];
-    if (kernels.length === 0) return emptyResult(options, { boundaries, skipped, notIndexed, truncated, warnings });
-  }
-  // The heads are read while git answers (it was started before the enumeration); ranking waits for it.
-  const checkout = settling(full());
-  const indexed: Indexed[] = [];
-  const needsYaml: { meta: CandidateMeta; text: string }[] = [];
-  let ranking: { ranker: ReturnType<typeof createRanker>; shortlist: Shortlist } | undefined;
+  let current = files.length > 0 ? await full() : undefined;
+  const toplevel = managed ? (current ? current.toplevel : onDemand ? await onDemand.toplevel() : (await full()).toplevel) : undefined;
+  const kernels = toplevel ? kernelFiles(toplevel) : [];
+  if (files.length === 0 && kernels.length === 0) return emptyResult(options, { boundaries, skipped, notIndexed, truncated, warnings });
+  current ??= await full();
   let kernelCount = 0;
-  const startRanking = (current: RankQuery["current"]) => {
-    const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
-    const shortlist = new Shortlist(options.limit, ranker.compare);
-    const toplevel = managed ? current.toplevel : undefined;
-    kernels ??= toplevel ? kernelFiles(toplevel) : [];
-    for (const kernel of indexKernelFiles(kernels, current)) {
-      boundaries.push(kernel.dir);
-      const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
-      if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
-      shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
-      kernelCount++;
-    }
-    for (const { meta, extra } of indexed) shortlist.offer(ranker.score(meta), meta, extra);
-    indexed.length = 0;
-    ranking = { ranker, shortlist };
-    return ranking;
-  };
-  for (let i = 0; i < files.length; i++) {
-    // Now and then, while git has not answered, a turn of the event loop lets its answer in.
-    if (ranking === undefined && i % YIELD_EVERY === YIELD_EVERY - 1) {
-      await nextTurn();
-      if (checkout.done) startRanking(await checkout.promise);
-    }
-    const read = indexCandidate(files[i]!);
+  const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
+  const shortlist = new Shortlist(options.limit, ranker.compare);
+  for (const kernel of indexKernelFiles(kernels, current)) {
+    boundaries.push(kernel.dir);
+    const meta: CandidateMeta = { path: kernel.path, indexed: kernel.frontmatter !== undefined, mtimeMs: kernel.mtimeMs, fileName: kernel.fileName };
+    if (kernel.frontmatter) meta.frontmatter = kernel.frontmatter;
+    shortlist.offer(ranker.score(meta), meta, kernel.reason === undefined ? undefined : { unindexed_reason: kernel.reason });
+    kernelCount++;
+  }
+  const needsYaml: { meta: CandidateMeta; text: string }[] = [];
+  for (const file of files) {
+    const read = indexCandidate(file);
     if (read === undefined) skipped.special++;
     else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
-    else if (ranking === undefined) indexed.push(read);
-    else ranking.shortlist.offer(ranking.ranker.score(read.meta), read.meta, read.extra);
+    else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
   }
-  const { ranker, shortlist } = ranking ?? startRanking(await checkout.promise);
   // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
   if (needsYaml.length > 0) {
     const { parseYamlMapping } = await import("../../../shared/ce/yaml-fallback.js");
@@ -164,27 +142,6 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     warnings,
   };
 }
-
-/**
- * Candidates read between two turns of the event loop while git has not answered: a turn costs
- * microseconds, and until one is taken git's exit cannot be seen. Read candidates wait for
- * ranking in memory, so this also bounds how many are held (git answers within a few turns).
- */
-const YIELD_EVERY = 256;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A promise and whether it has settled, which `await` alone cannot tell without waiting. */
-function settling<T>(promise: Promise<T>): { promise: Promise<T>; done: boolean } {
-  const state = { promise, done: false };
-  promise.then(
-    () => (state.done = true),
-    () => (state.done = true),
-  );
-  return state;
-}
-
-type Indexed = { meta: CandidateMeta; extra?: Extra };
 
 function isOnDemand(current: DiscoverOptions["current"]): current is CheckoutOnDemand {
   return typeof (current as Partial<CheckoutOnDemand>).full === "function";
@@ -230,7 +187,7 @@ function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
  * One candidate's index from its head, read within the contract's bounds: undefined when the
  * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
  */
-function indexCandidate(file: CandidateFile): (Indexed & { yaml?: string }) | undefined {
+function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
   const head = readCandidateHead(file.path);
   if (head.kind === "skipped") return undefined;
   const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
@@ -285,10 +242,8 @@ interface KernelCandidate {
 }
 
 /** The .json files (not dot-files, regular files only, no symlinks) of the repository's kernel folders. */
-type KernelFile = Omit<KernelCandidate, "frontmatter" | "reason">;
-
-function kernelFiles(toplevel: string): KernelFile[] {
-  const out: KernelFile[] = [];
+function kernelFiles(toplevel: string): Omit<KernelCandidate, "frontmatter" | "reason">[] {
+  const out: Omit<KernelCandidate, "frontmatter" | "reason">[] = [];
   for (const rel of KERNEL_DIRS) {
     const dir = join(toplevel, rel);
     let names: string[];
@@ -310,7 +265,7 @@ function kernelFiles(toplevel: string): KernelFile[] {
 }
 
 /** Each kernel file indexed from its JSON, against the current checkout. */
-function indexKernelFiles(files: KernelFile[], current: RankQuery["current"]): KernelCandidate[] {
+function indexKernelFiles(files: Omit<KernelCandidate, "frontmatter" | "reason">[], current: RankQuery["current"]): KernelCandidate[] {
   return files.map((file) => {
     const candidate: KernelCandidate = { ...file };
     try {
