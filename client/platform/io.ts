@@ -71,7 +71,8 @@ function isTerminal(fd: number): boolean {
 /** Whether a character device is /dev/null: the same device numbers (where there is a /dev/null). */
 function isDevNull(device: Stats): boolean {
   const devNull = statSync("/dev/null", { throwIfNoEntry: false });
-  return devNull !== undefined && devNull.isCharacterDevice() && devNull.rdev === device.rdev;
+  if (!devNull?.isCharacterDevice()) return false;
+  return devNull.rdev === device.rdev;
 }
 
 /**
