@@ -8,8 +8,8 @@
 // - Every other command runs its own bundle, dist/commands/<name>.cjs, one self-contained file
 //   per command path; anything that is not a command's name (flags only, a typo) runs create's,
 //   whose CLI entry handles it (bare `handoff` with a body on stdin creates; a typo is a usage error).
-// - Compiled code is cached in a private per-user folder (see compileCache): Node's own cache on
-//   Node 22 and newer, V8's code cache kept by the launcher on Node 20.
+// - Compiled code is cached in a private per-user folder (see compileCache): V8's code cache,
+//   kept by the launcher, of every function a command ran.
 // The package ships dist/; a clone builds it on `npm install` (the prepare script) or with
 // `npm run build`. Nothing is built here: a build tool is a development dependency.
 const argv = process.argv.slice(2);
@@ -27,33 +27,36 @@ function notBuilt(error) {
 }
 
 /**
- * Every command after the first skips parsing and compiling its bundle:
- * - Node 22.1 and newer keep the code they compiled for a file and reuse it while the file is
- *   unchanged (module.enableCompileCache);
- * - Node 20 has no such cache, so the launcher keeps V8's code cache of the CLI's own files
- *   itself (see v8CodeCache): on this machine that took about 20 ms of CPU off `validate` and
- *   `resume` (the closing note of issue 26 has the figures).
+ * Every command after the first skips parsing and compiling its bundle: the launcher keeps V8's
+ * code cache of the CLI's own files (see v8CodeCache), on every Node version. Node 22.1 and newer
+ * have a compile cache of their own (module.enableCompileCache), but it keeps what was compiled
+ * before the file ran, so every function a command calls is compiled again on every run; the
+ * launcher's keeps them too. Measured on this machine (CPU, interleaved medians, issue 26's
+ * closing note has the table): validate 2.20x -> 1.78x node -e 0 on Node 22, 2.34x -> 1.87x on
+ * Node 24 against Node's own cache; on Node 20, which has none, about 20 ms off validate and resume.
+ * The help module (34 KB, `codeCache: false`) keeps Node's own cache where there is one: setting
+ * up the launcher's cost about 3 ms of CPU there, more than compiling that file saves.
  * The folder is the user's own cache folder, made private (0700) where it is created here. Anything
  * amiss (no HOME, a read-only home, NODE_DISABLE_COMPILE_CACHE) runs without the cache.
- * `codeCache: false` (the help module, 34 KB) leaves Node 20 without one: setting it up cost
- * about 3 ms of CPU there, more than compiling that file saves.
  */
 function compileCache({ codeCache }) {
-  const { enableCompileCache } = require("node:module");
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg?.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
   if (base === undefined) return;
   const dir = `${base}/handoff/compile-cache`;
   try {
-    if (typeof enableCompileCache === "function") {
-      require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
-      enableCompileCache(dir);
-    } else if (codeCache && !codeCacheOn && !process.env.NODE_DISABLE_COMPILE_CACHE) {
+    if (codeCache) {
+      if (codeCacheOn || process.env.NODE_DISABLE_COMPILE_CACHE) return;
       codeCacheOn = true;
-      // Beside the folders Node 22's own cache makes in there, one per Node release and CPU.
+      // Beside the folders Node's own cache makes in there: one per Node release and CPU.
       const own = `${dir}/v8-${process.version}-${process.arch}`;
       require("node:fs").mkdirSync(own, { recursive: true, mode: 0o700 });
       if (privateFolder(own)) v8CodeCache(own);
+    } else {
+      const { enableCompileCache } = require("node:module");
+      if (typeof enableCompileCache !== "function") return;
+      require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
+      enableCompileCache(dir);
     }
   } catch {
     // No cache: the command runs as it would without one.
@@ -86,7 +89,7 @@ function hash64(text) {
 }
 
 /**
- * V8's code cache for the files under dist/, kept in `dir` (Node 20 only; see compileCache):
+ * V8's code cache for the files under dist/, kept in `dir` (see compileCache):
  * the CommonJS loader's compile step for those files, done by vm.Script with the cached data,
  * which V8 checks against its own version, flags and the source's length and refuses when they
  * differ. The cache file's name carries the file's path, size, mtime and inode, so a rebuilt or
@@ -121,9 +124,9 @@ function v8CodeCache(dir) {
     const used = script.cachedDataRejected === false;
     if (!used) fresh.push({ script, file, prefix });
     if (debug) process.stderr.write(`HANDOFF ${process.pid}: code cache ${used ? "hit" : cachedData === undefined ? "miss" : "rejected"} ${filename}\n`);
-    const module = this;
-    const localRequire = (id) => module.require(id);
-    localRequire.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    // The module's own require, as Node's loader gives it (the bundles use require(id) only).
+    const localRequire = (id) => this.require(id);
+    localRequire.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
     localRequire.main = require.main;
     localRequire.cache = Module._cache;
     return script.runInThisContext({ displayErrors: true }).call(this.exports, this.exports, localRequire, this, filename, dirname(filename));
