@@ -1,4 +1,4 @@
-import { fstatSync, writeSync } from "node:fs";
+import { type Stats, fstatSync, statSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import { colorEnabled, withProgress, write } from "./terminal.js";
@@ -52,16 +52,27 @@ const lazyRequire = createRequire(import.meta.url);
 
 /**
  * `isatty(fd)`, asking the tty module (whose loading costs about 5 ms of CPU: it brings Node's
- * socket and stream modules) only for a character device. A pipe or a file, what an agent gives
- * a command, is not a terminal, and one fstat says so.
+ * socket and stream modules) only for a character device that is not /dev/null. A pipe or a
+ * file, what an agent gives a command, is not a terminal, and one fstat says so; /dev/null (a
+ * stdin that was ignored, as agents and CI start commands) is a character device, and one stat of
+ * it says it is that one.
  */
 function isTerminal(fd: number): boolean {
+  let stats: Stats;
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    stats = fstatSync(fd);
   } catch {
     return false;
   }
+  if (!stats.isCharacterDevice() || isDevNull(stats)) return false;
   return (lazyRequire("node:tty") as typeof import("node:tty")).isatty(fd);
+}
+
+/** Whether a character device is /dev/null: the same device numbers (where there is a /dev/null). */
+function isDevNull(device: Stats): boolean {
+  const devNull = statSync("/dev/null", { throwIfNoEntry: false });
+  if (!devNull?.isCharacterDevice()) return false;
+  return devNull.rdev === device.rdev;
 }
 
 /**

@@ -11,6 +11,8 @@ import type { PassphraseSource } from "../../lib/share-source.js";
 import { readPassphrase } from "../secret-input.js";
 import type { UrlInput } from "../url-input.js";
 
+const PASSPHRASE_EXAMPLE = 'printf \'%s\\n%s\' "$URL" "$PASSPHRASE" | handoff show --url-stdin --passphrase';
+
 export interface ShowResult {
   source: string;
   format: string;
@@ -30,6 +32,12 @@ export const command = implement<typeof showSpec>()({
     }
     if (!fromStdin && !fromPrompt && positionals.length === 0)
       throw new HandoffError("usage", "show needs a handoff file or share URL", { hint: "run 'handoff show FILE', or for a link: handoff show --paste" });
+    // A file needs nothing of share links: not the module, and not stdin's terminal check (loading
+    // the tty module for a stdin of /dev/null, what an agent gives a command, cost 5 ms).
+    if (!fromStdin && !fromPrompt && !isShareUrl(positionals[0]!)) {
+      if (flags.passphrase) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: PASSPHRASE_EXAMPLE });
+      return showFile(positionals[0]!, ctx.cwd);
+    }
     const urls = await import("../url-input.js");
     let passphrase: PassphraseSource = urls.askPassphrase(io);
     let input: UrlInput | undefined;
@@ -41,8 +49,7 @@ export const command = implement<typeof showSpec>()({
       input = await urls[fromStdin ? "urlFromStdin" : "urlFromPrompt"](io, "show");
     }
     const source = input?.url ?? positionals[0]!;
-    if (flags.passphrase && !isShareUrl(source))
-      throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: 'printf \'%s\\n%s\' "$URL" "$PASSPHRASE" | handoff show --url-stdin --passphrase' });
+    if (flags.passphrase && !isShareUrl(source)) throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: PASSPHRASE_EXAMPLE });
     if (flags.passphrase && passphrase.given === undefined) passphrase = { given: await readPassphrase(io, { confirm: false }) };
     if (isShareUrl(source)) {
       const { readShareUrl } = await import("../../lib/share-source.js");
@@ -51,10 +58,7 @@ export const command = implement<typeof showSpec>()({
       const text = decodeUtf8(shared.plaintext, "the shared handoff", "unreadable");
       return { source: source.replace(/#.*$/s, ""), format: detectFormat(text).format, text, views_left: shared.views_left };
     }
-    const bytes = readRegularFile(resolve(ctx.cwd, source), MAX_DOCUMENT_BYTES, { what: "the handoff", label: source });
-    if (bytes === "too_large") throw tooLarge(source, MAX_DOCUMENT_BYTES, "show prints handoffs, not logs");
-    const text = decodeUtf8(bytes, source, "unreadable");
-    return { source, format: detectFormat(text).format, text };
+    return showFile(source, ctx.cwd);
   },
   human(result) {
     const left = result.views_left === undefined ? undefined : result.views_left === null ? "unlimited views" : `${result.views_left} view${result.views_left === 1 ? "" : "s"} left`;
@@ -63,3 +67,11 @@ export const command = implement<typeof showSpec>()({
   },
   outcome: () => "ok",
 });
+
+/** A handoff file as it is. */
+function showFile(source: string, cwd: string): ShowResult {
+  const bytes = readRegularFile(resolve(cwd, source), MAX_DOCUMENT_BYTES, { what: "the handoff", label: source });
+  if (bytes === "too_large") throw tooLarge(source, MAX_DOCUMENT_BYTES, "show prints handoffs, not logs");
+  const text = decodeUtf8(bytes, source, "unreadable");
+  return { source, format: detectFormat(text).format, text };
+}
