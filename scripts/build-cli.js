@@ -213,7 +213,7 @@ const COMMON = {
  * The bundles themselves: CommonJS throughout. A lazy `await import("node:fs/promises")` is
  * lowered to `require`, so the first one does not start the ES module loader (about 6 ms on
  * Node 20), and every module a bundle loads is compiled by the CommonJS loader, which is what the
- * launcher caches on Node 20 (see bin/handoff.cjs).
+ * launcher caches (see bin/handoff.cjs).
  */
 const BUNDLE = { ...COMMON, supported: { "dynamic-import": false } };
 
@@ -234,7 +234,8 @@ export async function buildCli() {
           ...entry,
           outfile,
           plugins: [onlyCommand(name, modules), vendored(exportsOf), ...plugins],
-          // Compiling is a command's largest single cost on Node 20 (no compile cache): whitespace
+          // Compiling is a command's largest single cost wherever the launcher's code cache is cold
+          // (the first run after an install or a build, NODE_DISABLE_COMPILE_CACHE): whitespace
           // and syntax minified, create.cjs compiles in 11.5 ms instead of 13.9 (403 KB -> 311 KB,
           // before its rare paths left it). Names are kept: stack traces and the bundle tests read them.
           minifyWhitespace: true,
