@@ -1,4 +1,4 @@
-import { foldText } from "../discover/fold.js";
+import { wordTokens } from "../discover/fold.js";
 import type { SectionKind } from "./types.js";
 
 /**
@@ -142,9 +142,8 @@ export function classifySectionLabel(label: string): SectionKind | undefined {
 }
 
 function normaliseLabel(label: string): string[] {
-  const words = foldText(label)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
+  // Discovery's words (an ASCII label never builds the Unicode classes: about 1 ms of a command's CPU).
+  const words = wordTokens(label);
   // Leading section numbers ("7.", "2)", "iv") say nothing about the section.
   while (words.length > 1 && /^(\d+|[ivx]{1,4})$/.test(words[0] ?? "")) words.shift();
   return words;

@@ -215,6 +215,9 @@ describe("classifySectionLabel", () => {
     ["Tests", "verification"],
     ["Task", "objective"],
     ["Décisions", "decisions"],
+    // A letter of another script belongs to its word, as in discovery's words: no "next steps" here.
+    ["Nextж steps", undefined],
+    ["Next steps →", "unfinished"],
     ["How the task runner works", undefined],
     ["Relevant installed skills", undefined],
     ["Appendix: the goal of a later project", undefined],
