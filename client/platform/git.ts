@@ -90,7 +90,7 @@ export function runGit(args: string[], options: GitOptions & { binary: true }): 
  * a few milliseconds of every command that asks git anything.
  */
 export async function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
-  if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGit(args, options);
+  if (!readsContent(args)) return spawnGit(args, options);
   // Reading config runs nothing; the overrides then cover every filter driver it names.
   const listing = options.filterListing ?? (await filterListing(options));
   let overrides: string[];
@@ -113,6 +113,13 @@ async function filterListing(options: GitOptions): Promise<string> {
  * hash-object clean it, show and cat-file can textconv): each gets the filter overrides.
  */
 const CONTENT_READERS: ReadonlySet<string> = new Set(["status", "diff", "diff-files", "diff-index", "add", "hash-object", "grep", "show", "cat-file", "log", "stash", "blame"]);
+
+/** Whether `args` run a content reader: its subcommand is the first word after any leading `-c key=value` pairs. */
+function readsContent(args: readonly string[]): boolean {
+  let at = 0;
+  while (args[at] === "-c") at += 2;
+  return CONTENT_READERS.has(args[at] ?? "");
+}
 
 function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
   const cap = options.maxBytes ?? 64 * 1024 * 1024;
@@ -174,7 +181,7 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
  * turn per process.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
-  if (!CONTENT_READERS.has(args[0] ?? "")) return spawnGitSync(args, options);
+  if (!readsContent(args)) return spawnGitSync(args, options);
   const listing = options.filterListing ?? filterListingSync(options);
   let overrides: string[];
   try {

@@ -96,6 +96,14 @@ describe("handoff context runs nothing the repository configures", () => {
     expect(readdirSync(markers)).toEqual([]);
   });
 
+  // Its diffs carry a `-c` of their own before the subcommand: the runner must still see a diff.
+  it("create --with-changes captures the changes and leaves every configured command unrun", async () => {
+    const store = { ...env, HANDOFF_ROOT: join(base, "store-changes") };
+    const created = await runCli(["create", "--with-changes", "--json"], { cwd: repo, env: store, input: "# Changes\n\nCarry the change.\n\n## Current state\n\nHalf done.\n" });
+    expect(created.code, created.stderr).toBe(0);
+    expect(readdirSync(markers)).toEqual([]);
+  });
+
   it("the same repository with plain git writes the markers (the check above can fail)", () => {
     const plain = (args: string[]) => execFileSync("git", args, { cwd: repo, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...GIT_ENV }, encoding: "utf8" });
     plain(["diff", "HEAD"]);
