@@ -46,8 +46,7 @@ function compileCache({ codeCache }) {
   const dir = `${base}/handoff/compile-cache`;
   try {
     if (codeCache) {
-      if (codeCacheOn || process.env.NODE_DISABLE_COMPILE_CACHE) return;
-      codeCacheOn = true;
+      if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
       // Beside the folders Node's own cache makes in there: one per Node release and CPU.
       const own = `${dir}/v8-${process.version}-${process.arch}`;
       require("node:fs").mkdirSync(own, { recursive: true, mode: 0o700 });
@@ -62,8 +61,6 @@ function compileCache({ codeCache }) {
     // No cache: the command runs as it would without one.
   }
 }
-
-let codeCacheOn = false;
 
 /**
  * Code from the cache runs as the CLI: a folder another user could write to (made before us, or
@@ -122,7 +119,7 @@ function v8CodeCache(dir) {
     const script = new Script(Module.wrap(content), { filename, cachedData });
     // V8 sets cachedDataRejected only when it was given data: false is the one proof it used them.
     const used = script.cachedDataRejected === false;
-    if (!used) fresh.push({ script, file, prefix });
+    if (!used) fresh.push({ script, file });
     if (debug) process.stderr.write(`HANDOFF ${process.pid}: code cache ${used ? "hit" : cachedData === undefined ? "miss" : "rejected"} ${filename}\n`);
     // The module's own require, as Node's loader gives it (the bundles use require(id) only).
     const localRequire = (id) => this.require(id);
@@ -132,16 +129,25 @@ function v8CodeCache(dir) {
     return script.runInThisContext({ displayErrors: true }).call(this.exports, this.exports, localRequire, this, filename, dirname(filename));
   };
   process.once("exit", () => {
-    for (const { script, file, prefix } of fresh) {
+    const written = new Set();
+    for (const { script, file } of fresh) {
       const temp = `${file}.${process.pid}.tmp`;
       try {
         fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
         fs.renameSync(temp, file);
-        for (const name of fs.readdirSync(dir)) if (name.startsWith(`${prefix}-`) && name !== file.slice(dir.length + 1)) fs.rmSync(join(dir, name), { force: true });
+        written.add(file.slice(dir.length + 1));
       } catch {
         // A cache that cannot be written costs the next run its compile, nothing else.
         fs.rmSync(temp, { force: true });
       }
+    }
+    if (written.size === 0) return;
+    // Older entries of the files just written (same path prefix, another stat part) go, in one listing.
+    const prefixes = new Set([...written].map((name) => name.slice(0, name.indexOf("-") + 1)));
+    try {
+      for (const name of fs.readdirSync(dir)) if (!written.has(name) && prefixes.has(name.slice(0, name.indexOf("-") + 1))) fs.rmSync(join(dir, name), { force: true });
+    } catch {
+      // Stale entries stay until the next write; they are never paired with a file.
     }
   });
 }
@@ -182,7 +188,8 @@ try {
     const text = maybeHelp ? require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0)) : undefined;
     if (text !== undefined) printSync(text);
     else {
-      compileCache({ codeCache: true });
+      // A help-shaped argv that is not help after all (fastText said so) runs its command, cached.
+      if (maybeHelp) compileCache({ codeCache: true });
       require(commandBundle()).runProcess();
     }
   }

@@ -218,7 +218,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
   const fm = (candidate.indexed ? candidate.frontmatter : undefined) ?? NO_FRONTMATTER;
   if (!candidate.indexed) reasons?.push("unindexed: no frontmatter, ranked by file name and age only");
 
-  const keywordPart = query.tokens.length === 0 ? 0 : keywordScore(candidate, fm, query, reasons);
+  const keywordPart = keywordScore(candidate, fm, query, reasons);
   const created = createdAtMs(candidate);
   if (created === undefined && Number.isNaN(candidate.mtimeMs) && query.mtimeOf) candidate.mtimeMs = query.mtimeOf(candidate);
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);

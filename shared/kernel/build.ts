@@ -3,7 +3,7 @@ import { HandoffError } from "../errors.js";
 import { slug } from "../text/slug.js";
 import { timestampMs } from "../time/timestamps.js";
 import { asArray, asRecord } from "./issues.js";
-import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./schema.js";
+import { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./sections.js";
 
 /**
  * Assembles a kernel.handoff/v1 manifest from what an agent wrote (a partial manifest: objective,

@@ -46,11 +46,11 @@ export type SchemaCheck<T> = (value: unknown, issues: FoundIssue[]) => T;
 export function validateWith<T>(check: SchemaCheck<T>, rules: readonly Rule[], value: unknown, advisories: readonly Rule[] = []): ValidationResult<T> {
   const found: FoundIssue[] = [];
   const parsed = check(value, found);
-  const schemaOk = found.length === 0;
+  // The rules add to `found`: no issue at all means the schema pass found none either.
   const issues = sorted(found, rules, value);
   const warnings = sorted([], advisories, value);
   const ok = issues.length === 0;
-  return ok && schemaOk ? { ok, issues, warnings, value: parsed } : { ok: false, issues, warnings };
+  return ok ? { ok, issues, warnings, value: parsed } : { ok: false, issues, warnings };
 }
 
 function sorted(found: FoundIssue[], rules: readonly Rule[], value: unknown): ValidationIssue[] {

@@ -18,8 +18,6 @@ import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
  * ```
  */
 
-export { KERNEL_HANDOFF_SCHEMA_ID, KERNEL_SECTIONS } from "./sections.js";
-
 export const PHASE_STATUSES = ["inherited", "required", "invalidated"] as const;
 export const POLICY_MODES = ["sealed", "bounded", "advisory"] as const;
 export const PREFLIGHT_CHECKS = ["current_branch", "path_exists", "argv"] as const;

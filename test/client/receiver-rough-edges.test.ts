@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intFlag } from "../../client/commands/args.js";
 import { expiresInWords, shareWarnings } from "../../client/ops/publish/publish-file.js";
 import { isTask } from "../../client/ops/orient/orient.js";
@@ -8,7 +8,8 @@ import { parseShareKey } from "../../shared/crypto/key.js";
 import { parseDuration } from "../../shared/time/duration.js";
 import { MISSING_EXPLANATION } from "../../shared/orient/extract.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
-import { GIT_ENV, makeRepo, tempDir } from "./git-repo.js";
+import { userBoxes } from "../helpers/user-box.js";
+import { makeRepo, tempDir } from "./git-repo.js";
 
 // Issue 24's rough edges, each as a new user hit it.
 
@@ -20,6 +21,12 @@ const caught = (work: () => unknown) => {
   }
   throw new Error("expected an error");
 };
+
+// Both blocks run the built CLI.
+beforeAll(ensureBuilt, 120_000);
+const base = tempDir("handoff-rough-");
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const env = userBoxes(base);
 
 describe("the rough edges a new user hit", () => {
   it("2: a non-canonical 43-character key says it was changed, not that it has the wrong length", () => {
@@ -79,13 +86,6 @@ describe("the rough edges a new user hit", () => {
 });
 
 describe("the rough edges, as the built CLI shows them", () => {
-  beforeAll(ensureBuilt, 120_000);
-
-  const env = () => {
-    const dir = tempDir("handoff-rough-");
-    return { dir, env: { ...GIT_ENV, HOME: dir, TMPDIR: dir, HANDOFF_ROOT: join(dir, "store") } };
-  };
-
   it("the orientation carries the failed approaches (text and --json), and keeps the objective of an insufficient source", async () => {
     const { dir, env: vars } = env();
     writeFileSync(

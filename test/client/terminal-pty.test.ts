@@ -37,12 +37,20 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => (process.env.KEEP_PTY ? undefined : rmSync(base, { recursive: true, force: true })));
 
+/** `script`'s arguments that run the CLI with `args` on a pty of its own (each word quoted for its shell). */
+function scriptArgs(args: string[]): string[] {
+  const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  return ["-q", "-e", "-c", command, "/dev/null"];
+}
+
+/** The CLI's environment on the pty: plain text, a terminal that knows no escapes. */
+const ptyEnv = () => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" });
+
 /** Runs the CLI with stdout and stderr on a pty; returns what the terminal received. */
 function onPty(args: string[]): string {
-  const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const run = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], {
+  const run = spawnSync("script", scriptArgs(args), {
     cwd: repo,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" },
+    env: ptyEnv(),
     encoding: "utf8",
     input: "",
     timeout: 60_000,
@@ -97,10 +105,9 @@ describe("hostile manifest strings on a terminal", () => {
  * terminal received and the exit code. The process group is killed if it outlives the bound.
  */
 async function typeAtPrompt(args: string[], prompt: string, answer: string): Promise<{ screen: string; code: number | null }> {
-  const command = [process.execPath, join(repoRoot, "bin", "handoff.cjs"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+  const child = spawn("script", scriptArgs(args), {
     cwd: repo,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env, NO_COLOR: "1", TERM: "dumb" },
+    env: ptyEnv(),
     detached: true,
   });
   let screen = "";

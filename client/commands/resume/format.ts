@@ -1,6 +1,6 @@
-import type { ChangesSummary } from "../../../shared/changes/bundle.js";
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
 import type { DiscoveryResult } from "../../ops/discover/discover.js";
+import type { ChangesFacts } from "../../ops/orient/changes.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
 import { fenceBlock, fenceFor } from "../../../shared/text/fence.js";
 import { paint, terminalSafe } from "../../platform/terminal.js";
@@ -64,7 +64,7 @@ function filterText(result: DiscoveryResult): string {
   return result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : "";
 }
 
-export function formatOrientation(result: OrientationResult & ChangesView, color = false): string {
+export function formatOrientation(result: OrientationResult & ChangesFacts, color = false): string {
   const o = result.orientation;
   // Only our labels, counts and verdicts stand outside a fence: every string the source's author
   // wrote (extracted sections, phase names, paths in drift, suggestions built from them) is
@@ -138,7 +138,7 @@ export function formatOrientation(result: OrientationResult & ChangesView, color
  * What the changes bundle holds (or what --apply-changes did): our counts outside the fence,
  * the sender's paths and reasons inside it.
  */
-function changesLines(result: OrientationResult & ChangesView, lines: string[], quoted: string[]): void {
+function changesLines(result: OrientationResult & ChangesFacts, lines: string[], quoted: string[]): void {
   const changes = result.changes;
   if (!changes) return;
   const files = changes.tracked.length + changes.untracked.length;
@@ -160,13 +160,6 @@ function changesLines(result: OrientationResult & ChangesView, lines: string[], 
 
 function formatBytes(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
-}
-
-interface ChangesView {
-  changes?: ChangesSummary;
-  apply_command?: string;
-  changes_applied?: { mode: "at_base" | "three_way" };
-  changes_not_applied?: { conflicts?: string[] };
 }
 
 function section(lines: string[], title: string, items: string[]): void {

@@ -5,6 +5,7 @@ import type { ChangesBundle } from "../../../shared/changes/bundle.js";
 import { HandoffError } from "../../../shared/errors.js";
 import type { Env } from "../../platform/env.js";
 import { runGit } from "../../platform/git.js";
+import { workTreeRoot } from "../../platform/work-tree.js";
 
 /**
  * `resume --apply-changes`: puts a changes bundle into this checkout, only when asked, and only
@@ -28,11 +29,9 @@ export interface AppliedChanges {
 }
 
 export async function applyChanges(bundle: ChangesBundle, cwd: string, env: Env): Promise<AppliedChanges> {
-  const git = (args: string[], extraEnv: Record<string, string> = {}) => runGit(args, { cwd: toplevel ?? cwd, env: { ...env, ...extraEnv } });
-  let toplevel: string | undefined;
-  const top = await git(["rev-parse", "--show-toplevel"]);
-  if (top.failure !== undefined) throw refuse("this folder is not inside a git repository", "run it in the checkout the handoff is about");
-  toplevel = top.stdout.trim();
+  const toplevel = workTreeRoot(cwd, env);
+  if (toplevel === undefined) throw refuse("this folder is not inside a git repository", "run it in the checkout the handoff is about");
+  const git = (args: string[], extraEnv: Record<string, string> = {}) => runGit(args, { cwd: toplevel, env: { ...env, ...extraEnv } });
   const head = (await git(["rev-parse", "--verify", "HEAD"])).stdout.trim();
   const base = bundle.manifest.base.head;
   const short = base.slice(0, 12);
@@ -47,7 +46,7 @@ export async function applyChanges(bundle: ChangesBundle, cwd: string, env: Env)
   const untracked = new Set(entries.filter((e) => e.startsWith("?? ")).map((e) => e.slice(3)));
   // A file the bundle creates must not exist; a path the patch adds must not sit here untracked.
   const collisions = [
-    ...bundle.manifest.files.map((f) => f.path).filter((p) => lstatSync(join(toplevel!, p), { throwIfNoEntry: false }) !== undefined),
+    ...bundle.manifest.files.map((f) => f.path).filter((p) => lstatSync(join(toplevel, p), { throwIfNoEntry: false }) !== undefined),
     ...bundle.manifest.tracked.map((t) => t.path).filter((p) => untracked.has(p)),
   ];
   if (collisions.length > 0) throw refuse(`files the bundle would create already exist here (${list(collisions)})`, "move them away, then apply again", { conflicts: collisions });
@@ -101,8 +100,8 @@ export async function applyChanges(bundle: ChangesBundle, cwd: string, env: Env)
     }
     // Untracked files first (exclusive creates, undone on any failure), then the rehearsed patch.
     bundle.manifest.files.forEach((file, i) => {
-      const full = join(toplevel!, file.path);
-      ensureParents(toplevel!, dirname(file.path));
+      const full = join(toplevel, file.path);
+      ensureParents(toplevel, dirname(file.path));
       const fd = openSync(full, "wx", file.mode === "100755" ? 0o755 : 0o644);
       written.push(full);
       try {

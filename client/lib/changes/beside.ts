@@ -25,7 +25,7 @@ export function readChangesBeside(path: string, text: string): Uint8Array | unde
 }
 
 /** The `changes` key of a ce-handoff's frontmatter, if it has one. */
-export function changesName(text: string): string | undefined {
+function changesName(text: string): string | undefined {
   const read = readFrontmatter(text);
   const value = read.kind === "indexed" ? read.data.changes : undefined;
   return typeof value === "string" && value !== "" ? value : undefined;
