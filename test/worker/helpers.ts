@@ -36,6 +36,28 @@ export interface CallInit extends RequestInit {
   token?: string;
   /** The Handoff-Read-Token header: TEST_READ_TOKEN unless given; null sends none. */
   readToken?: string | null;
+  /** Which request this is (an attempt and its index), named in the message of a request that hangs. */
+  label?: string;
+}
+
+/**
+ * How long one request (its fetch, then its waitUntil work) may take before it counts as hung.
+ * Generous on purpose: it is not a performance bound, it turns a hang into a failure that names
+ * the request and the phase that never settled, long before the test's own timeout.
+ */
+export const REQUEST_DEADLINE_MS = 20_000;
+
+/** `promise`, or a rejection naming `what` when it has not settled within `ms`; the timer never outlives it. */
+export async function within<T>(promise: T | Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 let nextIp = 1;
@@ -43,15 +65,17 @@ const freshIp = () => `10.${(nextIp >> 16) & 255}.${(nextIp >> 8) & 255}.${nextI
 
 /** One request through the worker's fetch handler, waiting for its waitUntil work. */
 export async function call(path: string, init: CallInit = {}): Promise<Response> {
-  const { vars, ip, token, readToken = TEST_READ_TOKEN, ...requestInit } = init;
+  const { vars, ip, token, readToken = TEST_READ_TOKEN, label, ...requestInit } = init;
   const headers = new Headers(requestInit.headers);
   if (readToken !== null) headers.set(READ_TOKEN_HEADER, readToken);
   headers.set("CF-Connecting-IP", ip ?? freshIp());
   if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
   const request = new Request(`${ORIGIN}${path}`, { ...requestInit, headers });
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...TEST_VARS, ...vars }, ctx);
-  await waitOnExecutionContext(ctx);
+  const what = `${label === undefined ? "" : `${label}: `}${request.method} ${path}`;
+  const fetched = worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...TEST_VARS, ...vars }, ctx);
+  const response = await within(fetched, REQUEST_DEADLINE_MS, `${what}: the worker's fetch`);
+  await within(waitOnExecutionContext(ctx), REQUEST_DEADLINE_MS, `${what}: waitOnExecutionContext (its waitUntil work)`);
   return response;
 }
 

@@ -20,15 +20,15 @@ function countedObjects() {
   };
 }
 
-type Attempt = (ip: string, vars: ReturnType<typeof countedObjects>["vars"]) => Promise<Response>;
+type Attempt = (ip: string, vars: ReturnType<typeof countedObjects>["vars"], label: string) => Promise<Response>;
 
 const closed = { ALLOW_ANONYMOUS_PUBLISH: "false" };
 const attempts: Record<string, Attempt> = {
-  "publish with a made-up publish token": (ip, vars) => call("/v1/handoffs", { method: "POST", body: "x", token: newToken("publish"), ip, vars: { ...closed, ...vars } }),
-  "revoke with a made-up owner token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { method: "DELETE", token: newToken("owner"), ip, vars }),
-  "team listing with a made-up team token": (ip, vars) => call("/v1/team/handoffs", { token: newToken("team"), ip, vars }),
-  "read with a made-up team token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { token: newToken("team"), ip, vars }),
-  "meta with a made-up team token": (ip, vars) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA/meta", { token: newToken("team"), ip, vars }),
+  "publish with a made-up publish token": (ip, vars, label) => call("/v1/handoffs", { method: "POST", body: "x", token: newToken("publish"), ip, label, vars: { ...closed, ...vars } }),
+  "revoke with a made-up owner token": (ip, vars, label) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { method: "DELETE", token: newToken("owner"), ip, label, vars }),
+  "team listing with a made-up team token": (ip, vars, label) => call("/v1/team/handoffs", { token: newToken("team"), ip, label, vars }),
+  "read with a made-up team token": (ip, vars, label) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA", { token: newToken("team"), ip, label, vars }),
+  "meta with a made-up team token": (ip, vars, label) => call("/v1/handoffs/AAAAAAAAAAAAAAAAAAAAAA/meta", { token: newToken("team"), ip, label, vars }),
 };
 
 /**
@@ -36,12 +36,13 @@ const attempts: Record<string, Attempt> = {
  * a refused one touched no Durable Object, an admitted one did. Bounded: the limiter's fixed
  * window lets at most 2 × limit through before it refuses.
  */
-async function untilRefused(attempt: Attempt, ip: string, limit: number, refusals: number) {
+async function untilRefused(name: string, ip: string, limit: number, refusals: number) {
+  const attempt = attempts[name]!;
   const objects = countedObjects();
   let [admitted, refused] = [0, 0];
   for (let i = 0; refused < refusals && i < 2 * limit + refusals * 2; i++) {
     const before = objects.touches();
-    const res = await attempt(ip, objects.vars);
+    const res = await attempt(ip, objects.vars, `${name} #${i}`);
     const touched = objects.touches() - before;
     if (res.status === 429) {
       expect(await errorCode(res)).toBe("rate_limited");
@@ -58,14 +59,14 @@ async function untilRefused(attempt: Attempt, ip: string, limit: number, refusal
 
 describe("rate limits come before any credential lookup", () => {
   it("failed credentials count: made-up publish tokens alone exhaust the publish limit", async () => {
-    const { admitted, refused } = await untilRefused(attempts["publish with a made-up publish token"]!, "203.0.113.1", PUBLISH_LIMIT, 1);
+    const { admitted, refused } = await untilRefused("publish with a made-up publish token", "203.0.113.1", PUBLISH_LIMIT, 1);
     expect(refused).toBe(1);
     expect(admitted).toBeGreaterThanOrEqual(PUBLISH_LIMIT);
     expect(admitted).toBeLessThanOrEqual(2 * PUBLISH_LIMIT);
   });
 
   it("made-up owner tokens exhaust the limit too: revoke has a limiter", async () => {
-    const { refused } = await untilRefused(attempts["revoke with a made-up owner token"]!, "203.0.113.2", PUBLISH_LIMIT, 1);
+    const { refused } = await untilRefused("revoke with a made-up owner token", "203.0.113.2", PUBLISH_LIMIT, 1);
     expect(refused).toBe(1);
   });
 
@@ -75,8 +76,8 @@ describe("rate limits come before any credential lookup", () => {
       const ip = `203.0.113.${10 + Object.keys(attempts).indexOf(label)}`;
       const limit = label.startsWith("publish") || label.startsWith("revoke") ? PUBLISH_LIMIT : READ_LIMIT;
       // The read allowance is large: most of it goes on malformed ids, which reach no object.
-      if (limit === READ_LIMIT) for (let i = 0; i < READ_LIMIT - 20; i++) await call("/v1/handoffs/bad/meta", { ip });
-      const { refused } = await untilRefused(attempts[label]!, ip, limit, BAD_REQUESTS);
+      if (limit === READ_LIMIT) for (let i = 0; i < READ_LIMIT - 20; i++) await call("/v1/handoffs/bad/meta", { ip, label: `${label}, spending the allowance #${i}` });
+      const { refused } = await untilRefused(label, ip, limit, BAD_REQUESTS);
       expect(refused).toBe(BAD_REQUESTS);
     },
     30_000,
