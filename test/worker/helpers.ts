@@ -45,10 +45,10 @@ export interface CallInit extends RequestInit {
  * Generous on purpose: it is not a performance bound, it turns a hang into a failure that names
  * the request and the phase that never settled, long before the test's own timeout.
  */
-export const REQUEST_DEADLINE_MS = 20_000;
+const REQUEST_DEADLINE_MS = 20_000;
 
 /** `promise`, or a rejection naming `what` when it has not settled within `ms`; the timer never outlives it. */
-export async function within<T>(promise: T | Promise<T>, ms: number, what: string): Promise<T> {
+async function within<T>(promise: T | Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms / 1000} s`)), ms);
