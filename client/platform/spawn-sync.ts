@@ -15,8 +15,13 @@ import type { Env } from "./env.js";
  * runs instead, with the same options: on Windows (whose spawnSync does more), where
  * process.binding is gone or refuses (the permission model), where the user asked Node to warn
  * of pending deprecations (the binding would print a warning), and for an argument or variable
- * holding a NUL byte (spawnSync's own error says so).
+ * holding a NUL byte (spawnSync's own error says so). And on any Node major but those whose
+ * spawnSync was read and checked to build exactly these options (VERIFIED_MAJORS): the binding is
+ * internal, so a Node release that changes it gets the public API, not a guess.
  */
+
+/** Node majors whose child_process.spawnSync hands the binding these options (test/client/spawn-sync.test.ts compares both routes). */
+const VERIFIED_MAJORS = new Set([20, 22, 24]);
 
 export interface SpawnTextOptions {
   cwd: string;
@@ -85,13 +90,17 @@ function childProcessSpawn(file: string, args: readonly string[], options: Spawn
 function spawnBinding(): SpawnBinding | undefined {
   // Still in Node, though no longer in its type declarations.
   const { binding: load } = process as unknown as { binding?: (name: string) => unknown };
-  if (process.platform === "win32" || typeof load !== "function" || pendingDeprecationWarnings()) return undefined;
+  if (process.platform === "win32" || typeof load !== "function" || !VERIFIED_MAJORS.has(nodeMajor()) || pendingDeprecationWarnings()) return undefined;
   try {
     const binding = load.call(process, "spawn_sync") as Partial<SpawnBinding>;
     return typeof binding.spawn === "function" ? (binding as SpawnBinding) : undefined;
   } catch {
     return undefined;
   }
+}
+
+function nodeMajor(): number {
+  return Number(process.versions.node.split(".")[0]);
 }
 
 /** `--pending-deprecation`, on the command line, in NODE_OPTIONS, or NODE_PENDING_DEPRECATION=1: Node then warns on process.binding. */
