@@ -183,6 +183,8 @@ interface PreparedQuery {
   namespaceSuffix?: string;
   /** storedUnderNamespace per folder: a store holds thousands of files in a few folders. */
   namespaceByFolder: Map<string, boolean>;
+  /** The folder asked last (with its separator), and its answer. */
+  lastFolder?: { prefix: string; stored: boolean };
 }
 
 function prepareQuery(query: RankQuery): PreparedQuery {
@@ -224,7 +226,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
     reasons?.push("no keyword matches");
-    return rankedFrom(candidate, 0, reasons ?? [], timestampMs);
+    return rankedFrom(candidate, 0, reasons ?? NO_REASONS, timestampMs);
   }
 
   let score = keywordPart + affinityScore(candidate, fm, query, reasons);
@@ -233,8 +235,11 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
     score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
     reasons?.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
   }
-  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? [], timestampMs);
+  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? NO_REASONS, timestampMs);
 }
+
+/** `score`'s reasons: none put into words, one frozen list for every candidate instead of a new one each. */
+const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** Built field by field: an object spread costs microseconds here, and discovery ranks thousands. */
 function rankedFrom(candidate: CandidateMeta, score: number, reasons: string[], timestampMs: number): RankedCandidate {
@@ -361,6 +366,10 @@ function normalisedKeyword(keyword: string): string {
 
 /** The managed store names folders `<repo>-<first 12 hex of the root commit>`. */
 function storedUnderNamespace(path: string, query: PreparedQuery): boolean {
+  // Candidates come folder by folder: the last folder's answer, when the path is in it (and not
+  // below it), without searching the path backwards or slicing and hashing its folder again.
+  const last = query.lastFolder;
+  if (last !== undefined && path.startsWith(last.prefix) && path.indexOf("/", last.prefix.length) === -1 && path.indexOf("\\", last.prefix.length) === -1) return last.stored;
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   const folder = cut < 0 ? "" : path.slice(0, cut);
   let stored = query.namespaceByFolder.get(folder);
@@ -369,6 +378,7 @@ function storedUnderNamespace(path: string, query: PreparedQuery): boolean {
     stored = folder.split(/[\\/]/).some((segment) => segment.toLowerCase().endsWith(suffix));
     query.namespaceByFolder.set(folder, stored);
   }
+  if (cut >= 0) query.lastFolder = { prefix: path.slice(0, cut + 1), stored };
   return stored;
 }
 
