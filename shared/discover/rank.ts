@@ -183,6 +183,8 @@ interface PreparedQuery {
   namespaceSuffix?: string;
   /** storedUnderNamespace per folder: a store holds thousands of files in a few folders. */
   namespaceByFolder: Map<string, boolean>;
+  /** Each repository spelling seen, normalised. */
+  repositories: Map<string, string>;
   /** The folder asked last (with its separator), and its answer. */
   lastFolder?: { prefix: string; stored: boolean };
 }
@@ -203,6 +205,7 @@ function prepareQuery(query: RankQuery): PreparedQuery {
     ...(current.toplevel ? { toplevel: trimSlashes(current.toplevel) } : {}),
     ...(current.repo_root_sha && current.repo_root_sha.length >= 7 ? { namespaceSuffix: `-${current.repo_root_sha.toLowerCase().slice(0, 12)}` } : {}),
     namespaceByFolder: new Map(),
+    repositories: new Map(),
   };
 }
 
@@ -311,7 +314,7 @@ function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query
     score += WEIGHT.repoRoot;
     sameRepo = true;
     reasons?.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
-  } else if (fm.repository && query.repository && normaliseRepository(fm.repository) === query.repository) {
+  } else if (fm.repository && query.repository && normalisedRepository(fm.repository, query) === query.repository) {
     score += WEIGHT.repository;
     sameRepo = true;
     reasons?.push(`same repository (${fm.repository})`);
@@ -362,6 +365,19 @@ export function createdAtMs(candidate: Pick<CandidateMeta, "indexed" | "frontmat
 
 function normalisedKeyword(keyword: string): string {
   return wordTokens(keyword).join(" ");
+}
+
+/**
+ * normaliseRepository, asked once per spelling: a store's handoffs name a handful of repositories,
+ * and four expression replaces per candidate were most of what ranking did for each.
+ */
+function normalisedRepository(repository: string, query: PreparedQuery): string {
+  let normalised = query.repositories.get(repository);
+  if (normalised === undefined) {
+    normalised = normaliseRepository(repository);
+    query.repositories.set(repository, normalised);
+  }
+  return normalised;
 }
 
 /** The managed store names folders `<repo>-<first 12 hex of the root commit>`. */
