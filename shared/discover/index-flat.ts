@@ -54,13 +54,15 @@ const KEY_INDEX = new Map<string, number>(CE_KEY_ORDER.map((key, i) => [key, i])
 // U+FFFD is left out too: it is what a lenient decode makes of a byte that is not UTF-8
 // (indexWrittenText may be given such text), and a value that truly holds one takes the general path.
 const PLAIN = '"([^"\\\\\\u0000-\\u001f\\ufffd]*)"';
+// `dirty`, the one boolean create writes (every handoff made in a git checkout has it).
+const BOOLEAN = "(true|false)";
 const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f\\ufffd]*"(?:, "[^"\\\\\\u0000-\\u001f\\ufffd]*")*)?)\\]';
 /**
  * A whole head exactly as `handoff create` writes it: the opener, any of the contract's keys once
- * each in the contract's order with plain values, the closing delimiter. Capture group i + 1 holds
+ * each in the contract's order with plain values (`dirty` a bare boolean), the closing delimiter. Capture group i + 1 holds
  * CE_KEY_ORDER[i]'s value.
  */
-const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
+const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : key === "dirty" ? BOOLEAN : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
 
 /**
  * The index of a head (opener to closing delimiter, as discovery reads it) in exactly the shape

@@ -187,6 +187,13 @@ describe("indexWrittenShape: one match for what create writes, the general path'
         cwd: value(),
       };
       for (const key of OPTIONAL) if (pick([0, 1]) === 1) fields[key] = value();
+      // What create writes in a git checkout: `dirty` is a boolean, then the tree's digest and the bundle's name.
+      const dirty = pick([0, 1, 2]);
+      if (dirty > 0) fields.dirty = dirty === 2;
+      if (dirty === 2) {
+        fields.dirty_tree_sha256 = "a".repeat(64);
+        if (pick([0, 1]) === 1) fields.changes = "handoff.changes";
+      }
       heads.push(serializeCeFrontmatter(fields));
     }
     return heads;
