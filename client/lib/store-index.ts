@@ -83,10 +83,10 @@ export function listStore(env: Env): { entries: StoreEntry[]; folders: string[];
   for (const folder of folders) {
     const found = enumerateCandidates(folder, { maxCandidates: 100_000 });
     if (found.truncated) warnings.push(`${folder} holds more entries than are listed`);
-    for (const candidate of found.candidates) {
-      const entry = provenHandoff(candidate.path);
+    found.forEach((path) => {
+      const entry = provenHandoff(path);
       if (typeof entry !== "string") entries.push(entry);
-    }
+    });
   }
   entries.sort((a, b) => (timestampMs(b.created_at) ?? 0) - (timestampMs(a.created_at) ?? 0) || a.path.localeCompare(b.path));
   return { entries, folders, warnings };

@@ -51,14 +51,18 @@ const KEY_INDEX = new Map<string, number>(CE_KEY_ORDER.map((key, i) => [key, i])
 
 // A quoted string with nothing to unescape, and a keyword list of such strings as the serialiser
 // writes it (shared/ce/serialize.ts: `[` items joined by `, ` `]`).
-const PLAIN = '"([^"\\\\\\u0000-\\u001f]*)"';
-const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f]*"(?:, "[^"\\\\\\u0000-\\u001f]*")*)?)\\]';
+// U+FFFD is left out too: it is what a lenient decode makes of a byte that is not UTF-8
+// (indexWrittenText may be given such text), and a value that truly holds one takes the general path.
+const PLAIN = '"([^"\\\\\\u0000-\\u001f\\ufffd]*)"';
+// `dirty`, the one boolean create writes (every handoff made in a git checkout has it).
+const BOOLEAN = "(true|false)";
+const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f\\ufffd]*"(?:, "[^"\\\\\\u0000-\\u001f\\ufffd]*")*)?)\\]';
 /**
  * A whole head exactly as `handoff create` writes it: the opener, any of the contract's keys once
- * each in the contract's order with plain values, the closing delimiter. Capture group i + 1 holds
+ * each in the contract's order with plain values (`dirty` a bare boolean), the closing delimiter. Capture group i + 1 holds
  * CE_KEY_ORDER[i]'s value.
  */
-const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
+const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : key === "dirty" ? BOOLEAN : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
 
 /**
  * The index of a head (opener to closing delimiter, as discovery reads it) in exactly the shape
@@ -71,19 +75,38 @@ const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${k
  */
 export function indexWrittenShape(head: Uint8Array): CandidateFrontmatter | undefined {
   const text = strictUtf8Text(head);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : indexWrittenText(text);
+}
+
+/**
+ * {@link indexWrittenShape} of a head's text. The text may come from a lenient decode (a byte
+ * that is not UTF-8 read as U+FFFD): the shape admits no U+FFFD, so such a head is never indexed
+ * here. The shape also proves the text is the whole head as the contract bounds it: a handful of
+ * `key: value` lines between the delimiters, so no earlier delimiter line and under 64 lines.
+ */
+export function indexWrittenText(text: string): CandidateFrontmatter | undefined {
   const match = WRITTEN_SHAPE.exec(text);
   if (match === null) return undefined;
-  const out: CandidateFrontmatter = {};
-  for (let i = 0; i < CE_KEY_ORDER.length; i++) {
-    const value = match[i + 1];
-    if (value === undefined) continue;
-    const key = CE_KEY_ORDER[i]!;
-    if (key === "keywords") out.keywords = value === "" ? [] : value.slice(1, -1).split('", "');
-    else if (key !== "artifact_contract") setField(out, key, value);
-  }
-  return out;
+  const keywords = match[GROUP.keywords];
+  // One literal, so every candidate's index has one shape (a field the head lacks is undefined,
+  // which readers treat as absent): no loop over the keys, and ranking's loads stay monomorphic.
+  return {
+    title: match[GROUP.title],
+    summary: match[GROUP.summary],
+    keywords: keywords === undefined ? undefined : keywords === "" ? [] : keywords.slice(1, -1).split('", "'),
+    created_at: match[GROUP.created_at],
+    cwd: match[GROUP.cwd],
+    repository: match[GROUP.repository],
+    repo_root_sha: match[GROUP.repo_root_sha],
+    branch: match[GROUP.branch],
+    head: match[GROUP.head],
+    worktree_path: match[GROUP.worktree_path],
+    resume_focus: match[GROUP.resume_focus],
+  };
 }
+
+/** The capture group of each of the contract's keys in WRITTEN_SHAPE (CE_KEY_ORDER[i] is group i + 1). */
+const GROUP = Object.fromEntries(CE_KEY_ORDER.map((key, i) => [key, i + 1])) as Record<(typeof CE_KEY_ORDER)[number], number>;
 
 type IndexedString = Exclude<(typeof CE_KEY_ORDER)[number], "artifact_contract" | "keywords">;
 

@@ -183,6 +183,10 @@ interface PreparedQuery {
   namespaceSuffix?: string;
   /** storedUnderNamespace per folder: a store holds thousands of files in a few folders. */
   namespaceByFolder: Map<string, boolean>;
+  /** Each repository spelling seen, normalised. */
+  repositories: Map<string, string>;
+  /** The folder asked last (with its separator), and its answer. */
+  lastFolder?: { prefix: string; stored: boolean };
 }
 
 function prepareQuery(query: RankQuery): PreparedQuery {
@@ -201,6 +205,7 @@ function prepareQuery(query: RankQuery): PreparedQuery {
     ...(current.toplevel ? { toplevel: trimSlashes(current.toplevel) } : {}),
     ...(current.repo_root_sha && current.repo_root_sha.length >= 7 ? { namespaceSuffix: `-${current.repo_root_sha.toLowerCase().slice(0, 12)}` } : {}),
     namespaceByFolder: new Map(),
+    repositories: new Map(),
   };
 }
 
@@ -224,7 +229,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
     reasons?.push("no keyword matches");
-    return rankedFrom(candidate, 0, reasons ?? [], timestampMs);
+    return rankedFrom(candidate, 0, reasons ?? NO_REASONS, timestampMs);
   }
 
   let score = keywordPart + affinityScore(candidate, fm, query, reasons);
@@ -233,8 +238,11 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
     score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
     reasons?.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
   }
-  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? [], timestampMs);
+  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? NO_REASONS, timestampMs);
 }
+
+/** `score`'s reasons: none put into words, one frozen list for every candidate instead of a new one each. */
+const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** Built field by field: an object spread costs microseconds here, and discovery ranks thousands. */
 function rankedFrom(candidate: CandidateMeta, score: number, reasons: string[], timestampMs: number): RankedCandidate {
@@ -306,7 +314,7 @@ function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query
     score += WEIGHT.repoRoot;
     sameRepo = true;
     reasons?.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
-  } else if (fm.repository && query.repository && normaliseRepository(fm.repository) === query.repository) {
+  } else if (fm.repository && query.repository && normalisedRepository(fm.repository, query) === query.repository) {
     score += WEIGHT.repository;
     sameRepo = true;
     reasons?.push(`same repository (${fm.repository})`);
@@ -359,8 +367,25 @@ function normalisedKeyword(keyword: string): string {
   return wordTokens(keyword).join(" ");
 }
 
+/**
+ * normaliseRepository, asked once per spelling: a store's handoffs name a handful of repositories,
+ * and four expression replaces per candidate were most of what ranking did for each.
+ */
+function normalisedRepository(repository: string, query: PreparedQuery): string {
+  let normalised = query.repositories.get(repository);
+  if (normalised === undefined) {
+    normalised = normaliseRepository(repository);
+    query.repositories.set(repository, normalised);
+  }
+  return normalised;
+}
+
 /** The managed store names folders `<repo>-<first 12 hex of the root commit>`. */
 function storedUnderNamespace(path: string, query: PreparedQuery): boolean {
+  // Candidates come folder by folder: the last folder's answer, when the path is in it (and not
+  // below it), without searching the path backwards or slicing and hashing its folder again.
+  const last = query.lastFolder;
+  if (last !== undefined && path.startsWith(last.prefix) && path.indexOf("/", last.prefix.length) === -1 && path.indexOf("\\", last.prefix.length) === -1) return last.stored;
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   const folder = cut < 0 ? "" : path.slice(0, cut);
   let stored = query.namespaceByFolder.get(folder);
@@ -369,6 +394,7 @@ function storedUnderNamespace(path: string, query: PreparedQuery): boolean {
     stored = folder.split(/[\\/]/).some((segment) => segment.toLowerCase().endsWith(suffix));
     query.namespaceByFolder.set(folder, stored);
   }
+  if (cut >= 0) query.lastFolder = { prefix: path.slice(0, cut + 1), stored };
   return stored;
 }
 

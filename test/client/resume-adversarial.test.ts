@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { discoverHandoffs } from "../../client/ops/discover/discover.js";
 import { FIRST_LINE_MAX_BYTES, HEAD_MAX_BYTES, readCandidateHead } from "../../client/ops/discover/read-head.js";
+import { indexWrittenShape, indexWrittenText } from "../../shared/discover/index-flat.js";
 import { ensureBuilt } from "../helpers/cli.js";
 import { type Sandbox, ceText, privateDir, resumeJson, sandbox, writeFile } from "./resume-sandbox.js";
 
@@ -233,6 +234,38 @@ describe("readCandidateHead reads within the contract's bounds", () => {
       if (head.kind !== "head") throw new Error(`expected a head, got ${head.kind}`);
       expect(Buffer.from(head.bytes).toString("utf8")).toBe(text.slice(0, text.indexOf("\nbody") + 1));
     }
+  });
+
+  // The one search for `\n---\n` is only a shortcut: where the walk would end the head sooner (a
+  // CRLF delimiter, the 64-line bound) or the bytes are not UTF-8, the written shape must refuse
+  // what the search found, and the walk's head comes back as without the recogniser. (A value
+  // the shortcut wrongly took would differ from the walk's index: the non-UTF-8 case has none.)
+  it.each([
+    ["a CRLF delimiter before an LF one", 'title: "t"\r\n---\r\nsummary: "s"\n---\nbody\n'],
+    ["70 lines before the delimiter", `${Array.from({ length: 70 }, (_, i) => `k${i}: "v"`).join("\n")}\n---\nbody\n`],
+    ["a byte that is not UTF-8 in a value", Buffer.concat([Buffer.from('title: "a'), Buffer.from([0xff]), Buffer.from('b"\n---\nbody\n')])],
+    ["a U+FFFD written as such", 'title: "a\ufffdb"\n---\nbody\n'],
+  ])("the written-shape shortcut gives the walk's head: %s", (_name, rest) => {
+    const path = join(dir(), "h.md");
+    writeFileSync(path, Buffer.concat([Buffer.from("---\n"), Buffer.from(rest)]));
+    const walked = readCandidateHead(path);
+    if (walked.kind !== "head") throw new Error(`expected a head, got ${walked.kind}`);
+    const walkedBytes = Buffer.from(walked.bytes);
+    const quick = readCandidateHead(path, indexWrittenText);
+    // Recognised only as the walk's head would index; else the walk's head itself (which
+    // discovery then indexes as before).
+    if (quick.kind === "recognised") expect({ value: quick.value, bytesRead: quick.bytesRead }).toEqual({ value: indexWrittenShape(walkedBytes), bytesRead: walked.bytesRead });
+    else expect(quick).toEqual({ kind: "head", bytes: new Uint8Array(walkedBytes), bytesRead: walked.bytesRead });
+  });
+
+  it("a head in the written shape is recognised with the walk's index and reads no more", () => {
+    const path = join(dir(), "h.md");
+    writeFileSync(path, ce + "x".repeat(64 * 1024));
+    const walked = readCandidateHead(path);
+    if (walked.kind !== "head") throw new Error(`expected a head, got ${walked.kind}`);
+    const expected = indexWrittenShape(walked.bytes);
+    expect(expected?.title).toBe("Bounded");
+    expect(readCandidateHead(path, indexWrittenText)).toEqual({ kind: "recognised", value: expected, bytesRead: walked.bytesRead });
   });
 
   it.each([

@@ -1,13 +1,13 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { locateFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
-import { indexFlatFrontmatter, indexWrittenShape } from "../../../shared/discover/index-flat.js";
+import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText } from "../../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../../shared/discover/kernel-index.js";
 import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../../shared/discover/rank.js";
 import type { HandoffError } from "../../../shared/errors.js";
 import { STORE_FOLDER, inspectManagedRoot } from "../../lib/store.js";
 import { readRegularFile } from "../../platform/read-file.js";
-import { type CandidateFile, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "../../platform/enumerate.js";
+import { type Enumeration, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "../../platform/enumerate.js";
 import type { Env } from "../../platform/env.js";
 import { readCandidateHead } from "./read-head.js";
 
@@ -76,16 +76,16 @@ export interface DiscoveryResult {
  */
 export async function discoverHandoffs(options: DiscoverOptions): Promise<DiscoveryResult> {
   const warnings: string[] = [];
-  const { boundaries, files, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
+  const { boundaries, enumerations, fileCount, skipped, notIndexed, truncated } = enumerateBoundaries(options, warnings);
   const onDemand = isOnDemand(options.current) ? options.current : undefined;
   const full = onDemand ? () => onDemand.full() : async () => options.current as RankQuery["current"];
   // Kernel manifests and checkpoints of the current repository, where kernel's `latest` looks:
   // listed from the toplevel alone, so an empty store with none asks git no more than that.
   const managed = options.boundaries.every((b) => b.managed);
-  let current = files.length > 0 ? await full() : undefined;
+  let current = fileCount > 0 ? await full() : undefined;
   const toplevel = managed ? (current ? current.toplevel : onDemand ? await onDemand.toplevel() : (await full()).toplevel) : undefined;
   const kernels = toplevel ? kernelFiles(toplevel) : [];
-  if (files.length === 0 && kernels.length === 0) return emptyResult(options, { boundaries, skipped, notIndexed, truncated, warnings });
+  if (fileCount === 0 && kernels.length === 0) return emptyResult(options, { boundaries, skipped, notIndexed, truncated, warnings });
   current ??= await full();
   let kernelCount = 0;
   const ranker = createRanker({ keywords: options.keywords, now: options.now, current, mtimeOf });
@@ -98,11 +98,15 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     kernelCount++;
   }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
-  for (const file of files) {
-    const read = indexCandidate(file);
-    if (read === undefined) skipped.special++;
-    else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
-    else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
+  // Straight from each enumeration: a candidate's path exists only while it is read and scored,
+  // unless the shortlist keeps it (the order of visits cannot change a total order's best).
+  for (const enumeration of enumerations) {
+    enumeration.forEach((path, fileName, mtimeMs) => {
+      const read = indexCandidate(path, fileName, mtimeMs);
+      if (read === undefined) skipped.special++;
+      else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
+      else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
+    });
   }
   // Frontmatter other tools wrote in general YAML: the YAML library loads only when one needs it.
   if (needsYaml.length > 0) {
@@ -138,7 +142,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     filters: { keywords: options.keywords, max_candidates: options.maxCandidates, limit: options.limit },
     candidates,
     selected: null,
-    searched: { files: files.length + kernelCount, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
+    searched: { files: fileCount + kernelCount, relevant: shortlist.relevant, truncated, skipped, not_indexed: notIndexed },
     warnings,
   };
 }
@@ -159,11 +163,12 @@ function emptyResult(options: DiscoverOptions, found: Pick<ReturnType<typeof enu
   };
 }
 
-/** Every boundary's candidates, in order, with what each enumeration skipped or left unindexed. */
+/** Every boundary's enumeration (candidates visited later, once ranking can start), with what each skipped or left unindexed. */
 function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
   const boundaries: string[] = [];
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
-  const files: CandidateFile[] = [];
+  const enumerations: Enumeration[] = [];
+  let fileCount = 0;
   const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
   let truncated = false;
   for (const dir of safeBoundaries(options.boundaries, warnings)) {
@@ -176,23 +181,30 @@ function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
     boundaries.push(enumeration.boundary);
     truncated ||= enumeration.truncated;
     for (const key of Object.keys(skipped) as (keyof typeof skipped)[]) skipped[key] += enumeration.skipped[key];
-    for (const file of enumeration.candidates) files.push(file);
+    enumerations.push(enumeration);
+    fileCount += enumeration.count;
     notIndexed.count += enumeration.notIndexed.count;
     notIndexed.files.push(...enumeration.notIndexed.files.slice(0, NOT_INDEXED_LISTED - notIndexed.files.length));
   }
-  return { boundaries, files, skipped, notIndexed, truncated };
+  return { boundaries, enumerations, fileCount, skipped, notIndexed, truncated };
 }
 
 /**
  * One candidate's index from its head, read within the contract's bounds: undefined when the
  * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
  */
-function indexCandidate(file: CandidateFile): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
-  const head = readCandidateHead(file.path);
+function indexCandidate(path: string, fileName: string, mtimeMs: number | undefined): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+  // Most heads are exactly what `handoff create` writes: one search finds their end, one match
+  // indexes them (the written shape is a proof readCandidateHead may take: see there).
+  const head = readCandidateHead(path, indexWrittenText);
   if (head.kind === "skipped") return undefined;
-  const meta: CandidateMeta = { path: file.path, indexed: false, mtimeMs: file.mtimeMs ?? Number.NaN, fileName: file.fileName };
+  const meta: CandidateMeta = { path, indexed: false, mtimeMs: mtimeMs ?? Number.NaN, fileName };
+  if (head.kind === "recognised") {
+    meta.indexed = true;
+    meta.frontmatter = head.value;
+    return { meta };
+  }
   if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
-  // Most heads are exactly what `handoff create` writes: one match indexes them.
   const written = indexWrittenShape(head.bytes);
   if (written !== undefined) {
     meta.indexed = true;

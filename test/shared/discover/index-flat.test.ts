@@ -3,7 +3,7 @@ import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
 import { locateFrontmatter, scanFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
 import { serializeCeFrontmatter } from "../../../shared/ce/serialize.js";
 import { parseYamlMapping } from "../../../shared/ce/yaml-fallback.js";
-import { indexFlatFrontmatter, indexWrittenShape } from "../../../shared/discover/index-flat.js";
+import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText } from "../../../shared/discover/index-flat.js";
 import { candidateFrontmatter } from "../../../shared/discover/rank.js";
 
 // Discovery indexes a flat block directly (index-flat.ts); everything else reads it through the
@@ -187,6 +187,13 @@ describe("indexWrittenShape: one match for what create writes, the general path'
         cwd: value(),
       };
       for (const key of OPTIONAL) if (pick([0, 1]) === 1) fields[key] = value();
+      // What create writes in a git checkout: `dirty` is a boolean, then the tree's digest and the bundle's name.
+      const dirty = pick([0, 1, 2]);
+      if (dirty > 0) fields.dirty = dirty === 2;
+      if (dirty === 2) {
+        fields.dirty_tree_sha256 = "a".repeat(64);
+        if (pick([0, 1]) === 1) fields.changes = "handoff.changes";
+      }
       heads.push(serializeCeFrontmatter(fields));
     }
     return heads;
@@ -245,5 +252,20 @@ describe("indexWrittenShape: one match for what create writes, the general path'
       const fast = indexWrittenShape(bytes);
       if (fast !== undefined) expect({ head: mutate(head), index: fast }).toEqual({ head: mutate(head), index: generalIndex(bytes) });
     }
+  });
+});
+
+describe("indexWrittenText, for text a lenient decode made", () => {
+  it("refuses a U+FFFD anywhere in a value: it may stand for a byte that was not UTF-8", () => {
+    const head = '---\ntitle: "ok"\nsummary: "bad \ufffd byte"\n---\n';
+    expect(indexWrittenText(head.replace("\ufffd", ""))).toEqual({ title: "ok", summary: "bad  byte" });
+    expect(indexWrittenText(head)).toBeUndefined();
+    expect(indexWrittenText('---\nkeywords: ["a", "\ufffd"]\n---\n')).toBeUndefined();
+  });
+
+  it("gives every index one shape: a field the head lacks is there, undefined", () => {
+    const index = indexWrittenText('---\ntitle: "t"\n---\n')!;
+    expect(Object.keys(index).sort()).toEqual(["branch", "created_at", "cwd", "head", "keywords", "repo_root_sha", "repository", "resume_focus", "summary", "title", "worktree_path"]);
+    expect(index).toEqual({ title: "t" });
   });
 });
