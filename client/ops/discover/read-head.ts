@@ -78,7 +78,10 @@ export function readCandidateHead<T = never>(path: string, recognise?: (head: st
       // takes a second decode of the whole first read.
       let text = utf8.decode(scratch.subarray(0, Math.min(length, QUICK_TEXT)));
       let at = text.indexOf("\n---\n", 3);
-      if (at === -1 && length > QUICK_TEXT) at = (text = utf8.decode(scratch.subarray(0, length))).indexOf("\n---\n", 3);
+      if (at === -1 && length > QUICK_TEXT) {
+        text = utf8.decode(scratch.subarray(0, length));
+        at = text.indexOf("\n---\n", 3);
+      }
       if (at !== -1) {
         const value = recognise(text.slice(0, at + 5));
         if (value !== undefined) return { kind: "recognised", value, bytesRead: length };
