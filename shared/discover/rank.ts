@@ -310,7 +310,8 @@ function tokenWeight(token: string, fieldTokens: string[], exact: number, prefix
 function affinityScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query: PreparedQuery, reasons: string[] | undefined): number {
   let score = 0;
   let sameRepo = false;
-  if (fm.repo_root_sha && query.rootSha && sameCommit(fm.repo_root_sha, query.rootSha)) {
+  // The same spelling first: what this repository's own handoffs carry, with no trimming or case folding.
+  if (fm.repo_root_sha && query.rootSha && (fm.repo_root_sha === query.rootSha || sameCommit(fm.repo_root_sha, query.rootSha))) {
     score += WEIGHT.repoRoot;
     sameRepo = true;
     reasons?.push(`same repository (root ${query.rootSha.slice(0, 8)})`);
