@@ -1,4 +1,4 @@
-import { runGit, runGitSync } from "../platform/git.js";
+import { type GitRun, runGit, runGitSync } from "../platform/git.js";
 import { HandoffError } from "../../shared/errors.js";
 import { basename, dirname } from "node:path";
 import type { ContinuityGit } from "../../shared/ce/continuity.js";
@@ -195,12 +195,15 @@ function mainWorktreeName(commonDir: string): string {
 }
 
 async function git(args: string[], cwd: string, env: Env, filterListing?: string): Promise<string | undefined> {
-  const run = await runGit(args, filterListing === undefined ? { cwd, env } : { cwd, env, filterListing });
-  return run.failure === undefined ? run.stdout.replace(/\n$/, "") : undefined;
+  return answer(await runGit(args, { cwd, env, filterListing }));
 }
 
 function gitSync(args: string[], cwd: string, env: Env, filterListing?: string): string | undefined {
-  const run = runGitSync(args, filterListing === undefined ? { cwd, env } : { cwd, env, filterListing });
+  return answer(runGitSync(args, { cwd, env, filterListing }));
+}
+
+/** What git printed, without its last line break; undefined when it failed. */
+function answer(run: GitRun<string>): string | undefined {
   return run.failure === undefined ? run.stdout.replace(/\n$/, "") : undefined;
 }
 

@@ -64,7 +64,7 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
   const skipped = { symlinks: 0, special: 0, escaped: 0, overBound: 0 };
   // The folders that hold candidates, with their listings as read: the candidates are visited
   // from these, so none needs an object of its own. `upTo`: entries the walk looked at.
-  const listed: { prefix: string; entries: Dirent[]; upTo: number; onlyCandidates: boolean }[] = [];
+  const listed: { prefix: string; entries: Dirent[]; upTo: number }[] = [];
   let count = 0;
   const notIndexed = { count: 0, files: [] as NotIndexedFile[] };
   const note = (path: string, reason: string) => {
@@ -118,18 +118,17 @@ export function enumerateCandidates(boundary: string, options: EnumerateOptions)
         skipped.special++;
       }
     }
-    if (count > before) listed.push({ prefix, entries, upTo, onlyCandidates: count - before === upTo });
+    if (count > before) listed.push({ prefix, entries, upTo });
   };
   walk(root, 0);
 
   const visitListed = (visit: (path: string, fileName: string, mtimeMs: number | undefined) => void) => {
-    for (const { prefix, entries, upTo, onlyCandidates } of listed) {
+    for (const { prefix, entries, upTo } of listed) {
       for (let i = 0; i < upTo; i++) {
-        const { name } = entries[i]!;
-        // A folder of candidates only (the usual store folder) needs no second look; otherwise
-        // the walk's own test picks exactly the entries it counted (a folder is listed only
-        // within maxDepth, where that test is all it asked).
-        if (onlyCandidates || (entries[i]!.isFile() && isHandoffFileName(name))) visit(prefix + name, name, undefined);
+        const entry = entries[i]!;
+        // The walk's own test, so exactly the entries it counted (a folder is listed only within
+        // maxDepth, where that test is all it asked).
+        if (entry.isFile() && isHandoffFileName(entry.name)) visit(prefix + entry.name, entry.name, undefined);
       }
     }
   };

@@ -94,19 +94,26 @@ export function runGit(args: string[], options: GitOptions & { binary: true }): 
 export async function runGit(args: string[], options: GitOptions & { binary?: boolean }): Promise<GitRun<string | Buffer>> {
   if (!readsContent(args)) return spawnGit(args, options);
   // Reading config runs nothing; the overrides then cover every filter driver it names.
-  const listing = options.filterListing ?? (await filterListing(options));
-  let overrides: string[];
-  try {
-    overrides = filterOverrides(listing);
-  } catch (error) {
-    return { code: 128, stdout: options.binary ? Buffer.alloc(0) : "", failure: error instanceof Error ? error.message : String(error) };
-  }
-  return spawnGit([...overrides, ...args], options);
+  const listing = options.filterListing ?? listingOf(await spawnGit(FILTER_LISTING, { cwd: options.cwd, env: options.env }));
+  const safe = withFilterOverrides(args, listing);
+  return "failure" in safe ? { code: 128, stdout: options.binary ? Buffer.alloc(0) : "", failure: safe.failure } : spawnGit(safe.args, options);
 }
 
-async function filterListing(options: GitOptions): Promise<string> {
-  const listing = await spawnGit(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
-  return listing.code === 0 ? String(listing.stdout) : "";
+/** The config read that names every filter driver (see filterOverrides). */
+const FILTER_LISTING = ["config", "-z", "--get-regexp", "^filter\\."];
+
+/** The listing a FILTER_LISTING run printed; empty when it failed (no config, or none found). */
+function listingOf(run: GitRun<string | Buffer>): string {
+  return run.code === 0 ? String(run.stdout) : "";
+}
+
+/** `args` behind the overrides that switch off every driver `listing` names, or why they cannot be made. */
+function withFilterOverrides(args: string[], listing: string): { args: string[] } | { failure: string } {
+  try {
+    return { args: [...filterOverrides(listing), ...args] };
+  } catch (error) {
+    return { failure: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /**
@@ -184,19 +191,9 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
   if (!readsContent(args)) return spawnGitSync(args, options);
-  const listing = options.filterListing ?? filterListingSync(options);
-  let overrides: string[];
-  try {
-    overrides = filterOverrides(listing);
-  } catch (error) {
-    return { code: 128, stdout: "", failure: error instanceof Error ? error.message : String(error) };
-  }
-  return spawnGitSync([...overrides, ...args], options);
-}
-
-function filterListingSync(options: GitOptions): string {
-  const listing = spawnGitSync(["config", "-z", "--get-regexp", "^filter\\."], { cwd: options.cwd, env: options.env });
-  return listing.code === 0 ? listing.stdout : "";
+  const listing = options.filterListing ?? listingOf(spawnGitSync(FILTER_LISTING, { cwd: options.cwd, env: options.env }));
+  const safe = withFilterOverrides(args, listing);
+  return "failure" in safe ? { code: 128, stdout: "", failure: safe.failure } : spawnGitSync(safe.args, options);
 }
 
 function spawnGitSync(args: string[], options: GitOptions): GitRun<string> {

@@ -181,11 +181,9 @@ interface PreparedQuery {
   toplevel?: string;
   /** `-<first 12 hex of the root commit>`: the ending of this repository's store folder. */
   namespaceSuffix?: string;
-  /** storedUnderNamespace per folder: a store holds thousands of files in a few folders. */
-  namespaceByFolder: Map<string, boolean>;
   /** Each repository spelling seen, normalised. */
   repositories: Map<string, string>;
-  /** The folder asked last (with its separator), and its answer. */
+  /** storedUnderNamespace's last folder (with its separator) and answer: a store holds thousands of files in a few folders, visited folder by folder. */
   lastFolder?: { prefix: string; stored: boolean };
 }
 
@@ -204,7 +202,6 @@ function prepareQuery(query: RankQuery): PreparedQuery {
     ...(here ? { here: trimSlashes(here) } : {}),
     ...(current.toplevel ? { toplevel: trimSlashes(current.toplevel) } : {}),
     ...(current.repo_root_sha && current.repo_root_sha.length >= 7 ? { namespaceSuffix: `-${current.repo_root_sha.toLowerCase().slice(0, 12)}` } : {}),
-    namespaceByFolder: new Map(),
     repositories: new Map(),
   };
 }
@@ -229,7 +226,7 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
   const timestampMs = created ?? (Number.isFinite(candidate.mtimeMs) ? candidate.mtimeMs : 0);
   if (query.tokens.length > 0 && keywordPart === 0) {
     reasons?.push("no keyword matches");
-    return rankedFrom(candidate, 0, reasons ?? NO_REASONS, timestampMs);
+    return rankedFrom(candidate, 0, reasons ?? [], timestampMs);
   }
 
   let score = keywordPart + affinityScore(candidate, fm, query, reasons);
@@ -238,11 +235,8 @@ function scoreCandidate(candidate: CandidateMeta, query: PreparedQuery, reasons:
     score += WEIGHT.recency / (1 + ageMs / 3_600_000 / RECENCY_HALF_HOURS);
     reasons?.push(`${created === undefined ? "modified" : "created"} ${describeAge(ageMs)}`);
   }
-  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? NO_REASONS, timestampMs);
+  return rankedFrom(candidate, round(Math.max(score, FLOOR)), reasons ?? [], timestampMs);
 }
-
-/** `score`'s reasons: none put into words, one frozen list for every candidate instead of a new one each. */
-const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** Built field by field: an object spread costs microseconds here, and discovery ranks thousands. */
 function rankedFrom(candidate: CandidateMeta, score: number, reasons: string[], timestampMs: number): RankedCandidate {
@@ -383,18 +377,14 @@ function normalisedRepository(repository: string, query: PreparedQuery): string 
 
 /** The managed store names folders `<repo>-<first 12 hex of the root commit>`. */
 function storedUnderNamespace(path: string, query: PreparedQuery): boolean {
-  // Candidates come folder by folder: the last folder's answer, when the path is in it (and not
-  // below it), without searching the path backwards or slicing and hashing its folder again.
+  // The last folder's answer when the path is in it (and not below it), without searching the
+  // path backwards or splitting its folder again.
   const last = query.lastFolder;
   if (last !== undefined && path.startsWith(last.prefix) && path.indexOf("/", last.prefix.length) === -1 && path.indexOf("\\", last.prefix.length) === -1) return last.stored;
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   const folder = cut < 0 ? "" : path.slice(0, cut);
-  let stored = query.namespaceByFolder.get(folder);
-  if (stored === undefined) {
-    const suffix = query.namespaceSuffix!;
-    stored = folder.split(/[\\/]/).some((segment) => segment.toLowerCase().endsWith(suffix));
-    query.namespaceByFolder.set(folder, stored);
-  }
+  const suffix = query.namespaceSuffix!;
+  const stored = folder.split(/[\\/]/).some((segment) => segment.toLowerCase().endsWith(suffix));
   if (cut >= 0) query.lastFolder = { prefix: path.slice(0, cut + 1), stored };
   return stored;
 }

@@ -9,7 +9,7 @@ import { STORE_FOLDER, inspectManagedRoot } from "../../lib/store.js";
 import { readRegularFile } from "../../platform/read-file.js";
 import { type Enumeration, NOT_INDEXED_LISTED, type NotIndexedFile, enumerateCandidates } from "../../platform/enumerate.js";
 import type { Env } from "../../platform/env.js";
-import { type HeadRead, readCandidateHead } from "./read-head.js";
+import { readCandidateHead } from "./read-head.js";
 
 /**
  * Discovery without a selected source: bounded enumeration, bounded frontmatter reads, ranking,
@@ -102,16 +102,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
   // unless the shortlist keeps it (the order of visits cannot change a total order's best).
   for (const enumeration of enumerations) {
     enumeration.forEach((path, fileName, mtimeMs) => {
-      // Most heads are exactly what `handoff create` writes: one search finds their end, one
-      // match indexes them (the written shape is a proof readCandidateHead may take: see there).
-      const head = readCandidateHead(path, indexWrittenText);
-      if (head.kind === "recognised") {
-        // The common case in one literal: every such candidate has one shape.
-        const meta: CandidateMeta = { path, indexed: true, mtimeMs: mtimeMs ?? Number.NaN, fileName, frontmatter: head.value };
-        shortlist.offer(ranker.score(meta), meta, undefined);
-        return;
-      }
-      const read = indexHead(head, { path, indexed: false, mtimeMs: mtimeMs ?? Number.NaN, fileName });
+      const read = indexCandidate(path, fileName, mtimeMs);
       if (read === undefined) skipped.special++;
       else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
       else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
@@ -199,12 +190,20 @@ function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
 }
 
 /**
- * A candidate's index from a head the written-shape shortcut did not take, read within the
- * contract's bounds: undefined when the file is no longer a regular file; `yaml` when its
- * frontmatter needs the general YAML parser.
+ * One candidate's index from its head, read within the contract's bounds: undefined when the
+ * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
  */
-function indexHead(head: Exclude<HeadRead<unknown>, { kind: "recognised" }>, meta: CandidateMeta): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+function indexCandidate(path: string, fileName: string, mtimeMs: number | undefined): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+  // Most heads are exactly what `handoff create` writes: one search finds their end, one match
+  // indexes them (the written shape is a proof readCandidateHead may take: see there).
+  const head = readCandidateHead(path, indexWrittenText);
   if (head.kind === "skipped") return undefined;
+  const meta: CandidateMeta = { path, indexed: false, mtimeMs: mtimeMs ?? Number.NaN, fileName };
+  if (head.kind === "recognised") {
+    meta.indexed = true;
+    meta.frontmatter = head.value;
+    return { meta };
+  }
   if (head.kind === "first-line") return { meta, extra: { unindexed_reason: "no frontmatter", first_line: head.firstLine } };
   const written = indexWrittenShape(head.bytes);
   if (written !== undefined) {

@@ -17,8 +17,6 @@ const FIRST_READ = FIRST_LINE_MAX_BYTES;
 // Small steps after it, so a read ends soon after what it was for (the closing delimiter, the end
 // of the first line) instead of pulling in the body behind it.
 const HEAD_STEP = 512;
-/** How much of the first read the written-shape shortcut decodes first (see readCandidateHead). */
-const QUICK_TEXT = 512;
 const LINE_STEP = 64;
 const NEWLINE = 0x0a;
 
@@ -74,14 +72,8 @@ export function readCandidateHead<T = never>(path: string, recognise?: (head: st
     const isOpener = scratch[0] === 0x2d && scratch[1] === 0x2d && scratch[2] === 0x2d && (scratch[3] === NEWLINE || (length >= 5 && scratch[3] === 0x0d && scratch[4] === NEWLINE));
     if (length < 4 || !isOpener) return firstLineOf(fd, length);
     if (recognise !== undefined && scratch[3] === NEWLINE) {
-      // The first QUICK_TEXT bytes hold most heads we write (about 400 bytes); a longer one
-      // takes a second decode of the whole first read.
-      let text = utf8.decode(scratch.subarray(0, Math.min(length, QUICK_TEXT)));
-      let at = text.indexOf("\n---\n", 3);
-      if (at === -1 && length > QUICK_TEXT) {
-        text = utf8.decode(scratch.subarray(0, length));
-        at = text.indexOf("\n---\n", 3);
-      }
+      const text = utf8.decode(scratch.subarray(0, length));
+      const at = text.indexOf("\n---\n", 3);
       if (at !== -1) {
         const value = recognise(text.slice(0, at + 5));
         if (value !== undefined) return { kind: "recognised", value, bytesRead: length };
