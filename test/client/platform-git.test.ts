@@ -1,6 +1,6 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runGit } from "../../client/platform/git.js";
 import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 
@@ -9,7 +9,10 @@ import { GIT_ENV, git, makeRepo, tempDir } from "./git-repo.js";
 const env = { PATH: process.env.PATH, ...GIT_ENV };
 
 describe("runGit", () => {
-  const repo = makeRepo(join(tempDir(), "repo"), { "README.md": "# Demo\n", "big.txt": "x".repeat(100_000) });
+  // One temp folder for the file: the repository and every folder a test adds live in it.
+  const base = tempDir();
+  const repo = makeRepo(join(base, "repo"), { "README.md": "# Demo\n", "big.txt": "x".repeat(100_000) });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it("gives stdout as text, or as bytes when asked", async () => {
     const head = git(repo, "rev-parse", "HEAD");
@@ -30,7 +33,8 @@ describe("runGit", () => {
   });
 
   it("no git on PATH: 'git is not installed'", async () => {
-    const empty = tempDir();
+    const empty = join(base, "empty-path");
+    mkdirSync(empty);
     expect(await runGit(["status"], { cwd: repo, env: { ...env, PATH: empty } })).toEqual({ code: 128, stdout: "", failure: "git is not installed" });
   });
 
@@ -41,7 +45,7 @@ describe("runGit", () => {
   });
 
   it("runs nothing the repository's config names (the safe -c settings come first)", async () => {
-    const marker = join(tempDir(), "fsmonitor-ran");
+    const marker = join(base, "fsmonitor-ran");
     const hook = join(repo, "fsmonitor.sh");
     writeFileSync(hook, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
     git(repo, "config", "core.fsmonitor", hook);
