@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
@@ -8,6 +9,10 @@ import { defineConfig } from "vitest/config";
 // started and removes that folder, even after a failure or a timeout.
 export default defineConfig({
   test: {
+    // Two test files at a time even on 2 cores: vitest's own default there is one (cores - 1),
+    // and most of a file's time is spent waiting on what it started (the CLI, git, wrangler dev,
+    // Chromium), so one worker left a core idle for half of the run. More cores keep the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["./test/helpers/global-setup.ts"],
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
     projects: [
