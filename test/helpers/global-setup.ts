@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 /**
  * One place that cleans up after the whole run, whatever the tests did. Setup gives the run its
@@ -19,7 +20,27 @@ export function setup(): () => void {
   runDir = realpathSync(mkdtempSync(join(tmpdir(), "handoff-test-run-")));
   process.env.TMPDIR = runDir;
   process.env[RUN_MARKER] = runDir;
+  if (process.env.PATH !== undefined) process.env.PATH = withDirectPython(process.env.PATH);
   return teardown;
+}
+
+/**
+ * kernel's reference runtime is Python, started hundreds of times a run (the guard, validate and
+ * activate comparisons). Where `python3` on PATH is a version manager's shim (pyenv's is a bash
+ * script that runs `pyenv exec`: about 170 ms of CPU a start on the 2-core machine), the folder of
+ * the interpreter it resolves to goes first on PATH, for every test and what it starts: the same
+ * python3, started directly. Where `python3` is the interpreter itself, PATH is left as it is.
+ */
+function withDirectPython(path: string): string {
+  const onPath = path
+    .split(delimiter)
+    .map((dir) => join(dir, "python3"))
+    .find((file) => existsSync(file));
+  if (onPath === undefined) return path;
+  const run = spawnSync(onPath, ["-c", "import sys; print(sys.executable)"], { encoding: "utf8", timeout: 30_000 });
+  const interpreter = run.status === 0 ? run.stdout.trim() : "";
+  if (!interpreter.startsWith("/") || !existsSync(interpreter) || realpathSync(interpreter) === realpathSync(onPath)) return path;
+  return `${dirname(interpreter)}${delimiter}${path}`;
 }
 
 function teardown(): void {
