@@ -1,9 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateContextReceipt } from "../../shared/kernel/receipt.js";
-import { ensureBuilt, runCli } from "../helpers/cli.js";
+import { type CliRun, ensureBuilt, runCli, runProgram } from "../helpers/cli.js";
 import { preToolUseEvent } from "../helpers/hook-events.js";
 import { REFERENCE_UNAVAILABLE, liveReferenceScript, referenceHere } from "../helpers/kernel-reference.js";
 import { git } from "./git-repo.js";
@@ -51,9 +51,9 @@ const event = (tool_name: string, tool_input: Record<string, unknown>) =>
 
 const guard = (payload: string) => runCli(["guard"], { cwd: repo, env, input: payload });
 
-function referenceGuard(payload: string): { code: number | null; stderr: string } {
-  const run = spawnSync("bash", [referenceGuardScript()], { cwd: repo, input: payload, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 30_000 });
-  return { code: run.status, stderr: run.stderr };
+/** Kernel's own guard on the same payload; started like ours (runProgram), so a test can run the two at once. */
+function referenceGuard(payload: string): Promise<CliRun> {
+  return runProgram("bash", [referenceGuardScript()], { cwd: repo, env, input: payload });
 }
 
 function referenceActivate(file: string): void {
@@ -123,9 +123,9 @@ describe("sealed mode", () => {
       it.each(SEALED_CASES)("%s: handoff guard and the reference guard agree", async (_name, tool, input, expected) => {
         if (byReference) liveReferenceScript();
         const payload = event(tool, input);
-        const ours = await guard(payload);
+        const [ours, reference] = await Promise.all([guard(payload), referenceHere() ? referenceGuard(payload) : undefined]);
         expect(ours.code, ours.stderr).toBe(expected);
-        if (referenceHere()) expect(referenceGuard(payload).code).toBe(expected);
+        if (reference) expect(reference.code, reference.stderr).toBe(expected);
         if (expected === 2) expect(ours.stderr).toMatch(/^BLOCKED by sealed manifest: (.*secrets|pathless Grep)/);
         else expect(ours.stderr).toBe("");
       });
@@ -157,10 +157,15 @@ describe("never more permissive than the reference", () => {
       clearState();
       mkdirSync(join(repo, "_meta"));
       writeFileSync(pointer(), JSON.stringify({ manifest: "m.json", schema: "kernel.handoff/v1", mode: "sealed", forbidden: [glob], allowlist: [], activated: "2026-07-10T21:45:00Z" }));
-      for (const path of PATHS) {
-        const payload = event("Read", { file_path: abs(path) });
-        const reference = referenceGuard(payload).code;
-        const ours = (await guard(payload)).code;
+      // Sealed reads write nothing: every path's two guards run at once, verdicts kept in PATHS order.
+      const verdicts = await Promise.all(
+        PATHS.map(async (path) => {
+          const payload = event("Read", { file_path: abs(path) });
+          const [reference, ours] = await Promise.all([referenceGuard(payload), guard(payload)]);
+          return { path, reference: reference.code, ours: ours.code };
+        }),
+      );
+      for (const { path, reference, ours } of verdicts) {
         if (reference === 2 && ours !== 2) disagreements.push(`${glob} ${path}: reference blocks, ours ${ours}`);
         if (ours === 2 && reference !== 2) stricter.push(`${glob} ${path}`);
       }
@@ -186,7 +191,8 @@ describe("bounded mode", () => {
 
     clearState();
     referenceActivate(manifest("bounded"));
-    for (const path of reads) expect(referenceGuard(event("Read", { file_path: abs(path) })).code).toBe(0);
+    // One at a time: the ledger keeps the order of the reads.
+    for (const path of reads) expect((await referenceGuard(event("Read", { file_path: abs(path) }))).code).toBe(0);
     expect(ledgerPaths()).toEqual(ours);
   });
 
