@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { locateFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
-import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText } from "../../../shared/discover/index-flat.js";
+import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText, writtenTextIndexer } from "../../../shared/discover/index-flat.js";
 import { kernelIndex } from "../../../shared/discover/kernel-index.js";
 import { type CandidateFrontmatter, type CandidateMeta, type RankQuery, type RankedCandidate, candidateFrontmatter, createRanker, relevant } from "../../../shared/discover/rank.js";
 import type { HandoffError } from "../../../shared/errors.js";
@@ -98,11 +98,12 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     kernelCount++;
   }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
+  const recognise = options.keywords.length > 0 ? indexWrittenText : WITHOUT_KEYWORDS;
   // Straight from each enumeration: a candidate's path exists only while it is read and scored,
   // unless the shortlist keeps it (the order of visits cannot change a total order's best).
   for (const enumeration of enumerations) {
     enumeration.forEach((path, fileName, mtimeMs) => {
-      const read = indexCandidate(path, fileName, mtimeMs);
+      const read = indexCandidate(path, fileName, mtimeMs, recognise);
       if (read === undefined) skipped.special++;
       else if (read.yaml !== undefined) needsYaml.push({ meta: read.meta, text: read.yaml });
       else shortlist.offer(ranker.score(read.meta), read.meta, read.extra);
@@ -193,10 +194,15 @@ function enumerateBoundaries(options: DiscoverOptions, warnings: string[]) {
  * One candidate's index from its head, read within the contract's bounds: undefined when the
  * file is no longer a regular file; `yaml` when its frontmatter needs the general YAML parser.
  */
-function indexCandidate(path: string, fileName: string, mtimeMs: number | undefined): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
+function indexCandidate(
+  path: string,
+  fileName: string,
+  mtimeMs: number | undefined,
+  recognise: (text: string) => CandidateFrontmatter | undefined,
+): { meta: CandidateMeta; extra?: Extra; yaml?: string } | undefined {
   // Most heads are exactly what `handoff create` writes: one search finds their end, one match
   // indexes them (the written shape is a proof readCandidateHead may take: see there).
-  const head = readCandidateHead(path, indexWrittenText);
+  const head = readCandidateHead(path, recognise);
   if (head.kind === "skipped") return undefined;
   const meta: CandidateMeta = { path, indexed: false, mtimeMs: mtimeMs ?? Number.NaN, fileName };
   if (head.kind === "recognised") {
@@ -219,6 +225,9 @@ function indexCandidate(path: string, fileName: string, mtimeMs: number | undefi
   meta.frontmatter = frontmatter;
   return { meta };
 }
+
+/** The written shape's index for a search without keywords: ranking then never reads a candidate's keywords. */
+const WITHOUT_KEYWORDS = writtenTextIndexer({ keywords: false });
 
 /** A candidate's modification time, which ranking asks for only when its frontmatter gives no creation time. */
 function mtimeOf(meta: CandidateMeta): number {

@@ -3,8 +3,8 @@ import { CE_CONTRACT, type CeFields } from "../../../shared/ce/contract.js";
 import { locateFrontmatter, scanFrontmatter } from "../../../shared/ce/frontmatter-scan.js";
 import { serializeCeFrontmatter } from "../../../shared/ce/serialize.js";
 import { parseYamlMapping } from "../../../shared/ce/yaml-fallback.js";
-import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText } from "../../../shared/discover/index-flat.js";
-import { candidateFrontmatter } from "../../../shared/discover/rank.js";
+import { indexFlatFrontmatter, indexWrittenShape, indexWrittenText, writtenTextIndexer } from "../../../shared/discover/index-flat.js";
+import { type CandidateMeta, candidateFrontmatter, createRanker } from "../../../shared/discover/rank.js";
 
 // Discovery indexes a flat block directly (index-flat.ts); everything else reads it through the
 // record (scanFrontmatter, then candidateFrontmatter). These tests hold the two to one answer
@@ -244,6 +244,22 @@ describe("indexWrittenShape: one match for what create writes, the general path'
       }
     }
     expect(matched).toBeGreaterThan(300);
+  });
+
+  it("without keywords (a search without any): the same index, keywords left out, and the same ranking", () => {
+    const withoutKeywords = writtenTextIndexer({ keywords: false });
+    const query = { keywords: [], now: Date.parse("2026-12-01T00:00:00Z"), current: { cwd: "/work/project", repository: "plain", repo_root_sha: "plain", toplevel: "/work", branch: "plain" } };
+    const ranker = createRanker(query);
+    let compared = 0;
+    for (const head of heads) {
+      const full = indexWrittenText(head);
+      if (full === undefined) continue;
+      expect(withoutKeywords(head)).toEqual({ ...full, keywords: undefined });
+      const meta = (frontmatter: typeof full): CandidateMeta => ({ path: `/store/repo-0123456789ab/h${compared}.md`, fileName: `h${compared}.md`, indexed: true, mtimeMs: 0, frontmatter });
+      expect(ranker.explain(meta(withoutKeywords(head)!))).toEqual({ ...ranker.explain(meta(full)), frontmatter: { ...full, keywords: undefined } });
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(300);
   });
 
   it.each(MUTATIONS)("%s: the one match agrees with the general path or leaves the head to it", (_name, mutate) => {
