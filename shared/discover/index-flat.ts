@@ -53,16 +53,38 @@ const KEY_INDEX = new Map<string, number>(CE_KEY_ORDER.map((key, i) => [key, i])
 // writes it (shared/ce/serialize.ts: `[` items joined by `, ` `]`).
 // U+FFFD is left out too: it is what a lenient decode makes of a byte that is not UTF-8
 // (indexWrittenText may be given such text), and a value that truly holds one takes the general path.
-const PLAIN = '"([^"\\\\\\u0000-\\u001f\\ufffd]*)"';
-// `dirty`, the one boolean create writes (every handoff made in a git checkout has it).
-const BOOLEAN = "(true|false)";
-const PLAIN_LIST = '\\[((?:"[^"\\\\\\u0000-\\u001f\\ufffd]*"(?:, "[^"\\\\\\u0000-\\u001f\\ufffd]*")*)?)\\]';
+const STRING_CHARS = '[^"\\\\\\u0000-\\u001f\\ufffd]*';
+const LIST_ITEMS = `(?:"${STRING_CHARS}"(?:, "${STRING_CHARS}")*)?`;
+/** The keys the index holds; the others' values are matched, not captured (no string is made for them). */
+const INDEXED: ReadonlySet<string> = new Set([
+  "title",
+  "summary",
+  "keywords",
+  "created_at",
+  "cwd",
+  "repository",
+  "repo_root_sha",
+  "branch",
+  "head",
+  "worktree_path",
+  "resume_focus",
+] satisfies (keyof CandidateFrontmatter)[]);
+
+/** A key's value as create writes it; `capture`: its text (a keyword list's inside its brackets) as a group. */
+function writtenValue(key: string, capture: boolean): string {
+  // `dirty`, the one boolean create writes (every handoff made in a git checkout has it).
+  if (key === "dirty") return "(?:true|false)";
+  const inside = key === "keywords" ? LIST_ITEMS : STRING_CHARS;
+  const text = capture ? `(${inside})` : inside;
+  return key === "keywords" ? `\\[${text}\\]` : `"${text}"`;
+}
+
 /**
  * A whole head exactly as `handoff create` writes it: the opener, any of the contract's keys once
- * each in the contract's order with plain values (`dirty` a bare boolean), the closing delimiter. Capture group i + 1 holds
- * CE_KEY_ORDER[i]'s value.
+ * each in the contract's order with plain values (`dirty` a bare boolean), the closing delimiter.
+ * Each indexed key's value is captured, in GROUP's group.
  */
-const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${key === "keywords" ? PLAIN_LIST : key === "dirty" ? BOOLEAN : PLAIN}\\r?\\n)?`).join("")}---\\r?\\n$`);
+const WRITTEN_SHAPE = new RegExp(`^---\\r?\\n${CE_KEY_ORDER.map((key) => `(?:${key}: ${writtenValue(key, INDEXED.has(key))}\\r?\\n)?`).join("")}---\\r?\\n$`);
 
 /**
  * The index of a head (opener to closing delimiter, as discovery reads it) in exactly the shape
@@ -115,8 +137,8 @@ export function writtenTextIndexer(options: { keywords: boolean }): (text: strin
   };
 }
 
-/** The capture group of each of the contract's keys in WRITTEN_SHAPE (CE_KEY_ORDER[i] is group i + 1). */
-const GROUP = Object.fromEntries(CE_KEY_ORDER.map((key, i) => [key, i + 1])) as Record<(typeof CE_KEY_ORDER)[number], number>;
+/** The capture group of each indexed key in WRITTEN_SHAPE: groups count the indexed keys in the contract's order. */
+const GROUP = Object.fromEntries(CE_KEY_ORDER.filter((key) => INDEXED.has(key)).map((key, i) => [key, i + 1])) as Record<keyof CandidateFrontmatter, number>;
 
 type IndexedString = Exclude<(typeof CE_KEY_ORDER)[number], "artifact_contract" | "keywords">;
 
