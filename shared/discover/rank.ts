@@ -1,6 +1,6 @@
 import { timestampMs as parseTimestamp } from "../time/timestamps.js";
 import { describeAge } from "./age.js";
-import { foldText, wordTokens } from "./fold.js";
+import { foldText, wordTokens, wordTokensContaining } from "./fold.js";
 import { normaliseRepository, sameCommit } from "./repo-identity.js";
 
 /**
@@ -253,11 +253,12 @@ function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query:
   const haystack = foldText(`${fm.title ?? ""} ${fm.summary ?? ""} ${fm.resume_focus ?? ""} ${(fm.keywords ?? []).join(" ")} ${fileStem}`);
   if (!query.tokens.some((token) => haystack.includes(token))) return 0;
   const fields: Record<(typeof FIELD_WEIGHTS)[number]["field"], string[]> = {
-    title: wordTokens(fm.title ?? ""),
-    keywords: (fm.keywords ?? []).flatMap(wordTokens),
-    "resume focus": wordTokens(fm.resume_focus ?? ""),
-    summary: wordTokens(fm.summary ?? ""),
-    "file name": wordTokens(fileStem),
+    // A field that holds none of the searched words is not split: none of its words could score.
+    title: wordTokensContaining(fm.title ?? "", query.tokens),
+    keywords: (fm.keywords ?? []).flatMap((keyword) => wordTokensContaining(keyword, query.tokens)),
+    "resume focus": wordTokensContaining(fm.resume_focus ?? "", query.tokens),
+    summary: wordTokensContaining(fm.summary ?? "", query.tokens),
+    "file name": wordTokensContaining(fileStem, query.tokens),
   };
   let score = 0;
   let matched = 0;
@@ -281,7 +282,8 @@ function keywordScore(candidate: CandidateMeta, fm: CandidateFrontmatter, query:
   score += (WEIGHT.coverage * matched) / query.tokens.length;
 
   if (fm.keywords && fm.keywords.length > 0) {
-    const own = new Set(fm.keywords.map(normalisedKeyword));
+    // A keyword without any searched word is "" here: it cannot be one of the query's keywords.
+    const own = new Set(fm.keywords.map((keyword) => wordTokensContaining(keyword, query.tokens).join(" ")));
     const overlap = query.keywords.filter((keyword) => own.has(keyword));
     if (overlap.length > 0) {
       score += WEIGHT.keywordOverlap * overlap.length;
