@@ -26,10 +26,8 @@ export function foldText(text: string): string {
  */
 export function wordTokens(text: string): string[] {
   if (text === "") return [];
-  const separator = ASCII.test(text) ? ASCII_SEPARATOR : unicodeSeparator();
-  return foldText(text)
-    .split(separator)
-    .filter((token) => token.length > 0);
+  const ascii = ASCII.test(text);
+  return wordsOf(ascii ? text.toLowerCase() : foldText(text), ascii);
 }
 
 /**
@@ -50,7 +48,11 @@ export function wordTokensContaining(text: string, wanted: readonly string[]): s
   const folded = ascii ? text.toLowerCase() : foldText(text);
   let found = false;
   for (let i = 0; i < wanted.length && !found; i++) found = folded.includes(wanted[i]!);
-  if (!found) return [];
+  return found ? wordsOf(folded, ascii) : [];
+}
+
+/** The words of folded text; `ascii`: the text it was folded from is ASCII (its separator is then the ASCII one). */
+function wordsOf(folded: string, ascii: boolean): string[] {
   return folded.split(ascii ? ASCII_SEPARATOR : unicodeSeparator()).filter((token) => token.length > 0);
 }
 

@@ -138,6 +138,8 @@ export function createRanker(query: RankQuery) {
     score: (candidate: CandidateMeta): RankedCandidate => scoreCandidate(candidate, prepared, undefined),
     explain: (candidate: CandidateMeta): RankedCandidate => scoreCandidate(candidate, prepared, []),
     compare: compareRanked,
+    /** Whether scoring reads a candidate's `keywords` at all: only a search with words does, so an index may leave them out otherwise. */
+    readsKeywords: prepared.tokens.length > 0,
   };
 }
 

@@ -98,7 +98,7 @@ export async function discoverHandoffs(options: DiscoverOptions): Promise<Discov
     kernelCount++;
   }
   const needsYaml: { meta: CandidateMeta; text: string }[] = [];
-  const recognise = options.keywords.length > 0 ? indexWrittenText : WITHOUT_KEYWORDS;
+  const recognise = ranker.readsKeywords ? indexWrittenText : WITHOUT_KEYWORDS;
   // Straight from each enumeration: a candidate's path exists only while it is read and scored,
   // unless the shortlist keeps it (the order of visits cannot change a total order's best).
   for (const enumeration of enumerations) {
@@ -226,7 +226,7 @@ function indexCandidate(
   return { meta };
 }
 
-/** The written shape's index for a search without keywords: ranking then never reads a candidate's keywords. */
+/** The written shape's index for a ranking that never reads a candidate's keywords (`readsKeywords`). */
 const WITHOUT_KEYWORDS = writtenTextIndexer({ keywords: false });
 
 /** A candidate's modification time, which ranking asks for only when its frontmatter gives no creation time. */

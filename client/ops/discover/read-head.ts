@@ -31,8 +31,8 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
  * Buffer's own UTF-8 slice, which Buffer#toString calls: the same lenient decode (a byte that is
  * not UTF-8 reads as U+FFFD, a BOM is kept) straight into the engine, where TextDecoder#decode
  * first checks its arguments in JavaScript that runs in the interpreter for most of a process's
- * candidates: 0.4–1.3 µs of a candidate's 14–19, Node 20 to 24 (issue 26). Not part of Node's documented API, so
- * TextDecoder stands in wherever it is missing.
+ * candidates: 0.4–1.3 µs of a candidate's 14–19, Node 20 to 24 (issue 26). Not part of Node's
+ * documented API, so TextDecoder stands in wherever it is missing.
  */
 const nativeUtf8Slice = (Buffer.prototype as { utf8Slice?: (this: Uint8Array, start: number, end: number) => string }).utf8Slice;
 
