@@ -35,7 +35,22 @@ const SYNONYMS: Record<SectionKind, { contains: string[]; exact: string[] }> = {
     exact: [],
   },
   current_state: {
-    contains: ["current state", "state of play", "where things stand", "where we are", "where we left off", "where i left off", "status", "state of the work", "situation", "snapshot"],
+    contains: [
+      "current state",
+      "state of play",
+      "where things stand",
+      "where we are",
+      "where we left off",
+      "where i left off",
+      "status",
+      "state of the work",
+      "situation",
+      "snapshot",
+      // "In progress" is where the work stands, not what was done: it starts before "progress" does.
+      "in progress",
+      "work in progress",
+      "ongoing",
+    ],
     exact: ["state", "now"],
   },
   unfinished: {
