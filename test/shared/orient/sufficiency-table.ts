@@ -1,0 +1,327 @@
+import type { Verdict } from "../../../shared/orient/sufficiency.js";
+
+/**
+ * Handoff bodies in the styles people and agents write, each with the verdict its content
+ * deserves and what a reader recovers from it. Written for these tests (no session's words).
+ * Shared by the table test (shared/orient) and the front-end test (create, MCP create).
+ */
+export interface SufficiencyRow {
+  name: string;
+  style: string;
+  body: string;
+  verdict: Verdict;
+  /** The objective extracted (undefined: none). */
+  objective?: string;
+  /** The current state extracted (undefined: none). */
+  state?: string;
+  progress?: string[];
+  unfinished?: string[];
+}
+
+export const SUFFICIENCY_TABLE: SufficiencyRow[] = [
+  // Sufficient: an objective and where things stand, however laid out.
+  {
+    name: "objective and current state on consecutive lines",
+    style: "plain labels",
+    body: "Objective: ship the parser.\nCurrent state: tests red in src/parse.ts.\n",
+    verdict: "sufficient",
+    objective: "ship the parser.",
+    state: "tests red in src/parse.ts.",
+  },
+  {
+    name: "both labels on one line",
+    style: "inline label run",
+    body: "Goal: ship the parser. Status: tests red in src/parse.ts.\n",
+    verdict: "sufficient",
+    objective: "ship the parser.",
+    state: "tests red in src/parse.ts.",
+  },
+  {
+    name: "a run of three labels split by semicolons",
+    style: "inline label run",
+    body: "Goal: fix the login redirect loop; Status: the loop is gone but test/login.test.ts still fails; Next: update the session fixture\n",
+    verdict: "sufficient",
+    objective: "fix the login redirect loop",
+    state: "the loop is gone but test/login.test.ts still fails",
+    unfinished: ["update the session fixture"],
+  },
+  {
+    name: "bullet labels",
+    style: "bulleted labels",
+    body: "- Goal: ship the CSV export for invoices\n- Done: the export endpoint and its tests\n- Next: wire the download button\n",
+    verdict: "sufficient",
+    objective: "ship the CSV export for invoices",
+    progress: ["the export endpoint and its tests"],
+    unfinished: ["wire the download button"],
+  },
+  {
+    name: "numbered labels",
+    style: "numbered labels",
+    body: "1. Task: move the billing jobs onto the queue\n2. State: the invoice job runs on the queue; the reminder job still runs from cron\n3. Next: move the reminder job\n",
+    verdict: "sufficient",
+    objective: "move the billing jobs onto the queue",
+    state: "the invoice job runs on the queue; the reminder job still runs from cron",
+    unfinished: ["move the reminder job"],
+  },
+  {
+    name: "lower-case labels",
+    style: "lower-case labels",
+    body: "goal: rotate refresh tokens on every use\nstate: rotation works; the retry path still sends the old token\n",
+    verdict: "sufficient",
+    objective: "rotate refresh tokens on every use",
+    state: "rotation works; the retry path still sends the old token",
+  },
+  {
+    name: "snake_case keys",
+    style: "snake_case keys",
+    body: "objective: cache the search index between runs\ncurrent_state: the cache is written but never read back\nnext_steps:\n- read the cache at start-up\n- drop it when the schema changes\n",
+    verdict: "sufficient",
+    objective: "cache the search index between runs",
+    state: "the cache is written but never read back",
+    unfinished: ["read the cache at start-up", "drop it when the schema changes"],
+  },
+  {
+    name: "upper-case labels",
+    style: "upper-case labels",
+    body: "GOAL: remove the deprecated v1 endpoints\nSTATUS: v1/users and v1/teams are gone; v1/billing still has two callers\n",
+    verdict: "sufficient",
+    objective: "remove the deprecated v1 endpoints",
+    state: "v1/users and v1/teams are gone; v1/billing still has two callers",
+  },
+  {
+    name: "bold labels on consecutive lines",
+    style: "bold labels",
+    body: "**Intent:** make search reindex incrementally instead of nightly.\n**Progress:** the change feed consumer runs and drops deletes.\n",
+    verdict: "sufficient",
+    objective: "make search reindex incrementally instead of nightly.",
+    progress: ["the change feed consumer runs and drops deletes."],
+  },
+  {
+    name: "bold labels on list items",
+    style: "bold bulleted labels",
+    body: "- **Goal:** upgrade the Postgres driver to v3\n- **Blockers:** the ORM pins the v2 driver\n",
+    verdict: "sufficient",
+    objective: "upgrade the Postgres driver to v3",
+    unfinished: ["the ORM pins the v2 driver"],
+  },
+  {
+    name: "title heading, Done and In progress",
+    style: "ATX headings",
+    body: "# CSV import\n\n## Done\n- parser for quoted fields\n- header detection\n\n## In progress\n- the printer: column widths are off for wide characters\n",
+    verdict: "sufficient",
+    objective: "CSV import",
+    state: "the printer: column widths are off for wide characters",
+    progress: ["parser for quoted fields", "header detection"],
+  },
+  {
+    name: "ATX headings with a synonym for the state",
+    style: "ATX headings",
+    body: "## Objective\nRotate refresh tokens on every use.\n\n## Where I left off\nRotation works; retries still send the old token.\n",
+    verdict: "sufficient",
+    objective: "Rotate refresh tokens on every use.",
+    state: "Rotation works; retries still send the old token.",
+  },
+  {
+    name: "numbered headings",
+    style: "numbered ATX headings",
+    body: "## 1. Goal\nSpeed up the test suite below two minutes.\n\n## 2. Status\nThe integration tests run in parallel now; the suite takes 3 min 10 s.\n",
+    verdict: "sufficient",
+    objective: "Speed up the test suite below two minutes.",
+    state: "The integration tests run in parallel now; the suite takes 3 min 10 s.",
+  },
+  {
+    name: "setext headings",
+    style: "setext headings",
+    body: "Goal\n====\nFix the flaky upload test\n\nStatus\n------\nFails 3 of 50 runs on CI; passes locally\n",
+    verdict: "sufficient",
+    objective: "Fix the flaky upload test",
+    state: "Fails 3 of 50 runs on CI; passes locally",
+  },
+  {
+    name: "a title heading over a checklist",
+    style: "checklist",
+    body: "# Migrate the billing jobs to the queue\n\n- [x] move the invoice job\n- [ ] move the reminder job\n- [ ] delete the cron entries\n",
+    verdict: "sufficient",
+    objective: "Migrate the billing jobs to the queue",
+    progress: ["move the invoice job"],
+    unfinished: ["move the reminder job", "delete the cron entries"],
+  },
+  {
+    name: "a plain title line over a checklist",
+    style: "checklist",
+    body: "Release 2.4 of the CLI\n- [x] changelog written\n- [x] version bumped\n- [ ] tag and publish\n",
+    verdict: "sufficient",
+    objective: "Release 2.4 of the CLI",
+    progress: ["changelog written", "version bumped"],
+    unfinished: ["tag and publish"],
+  },
+  {
+    name: "a paragraph: what is being done, what fails, what comes next",
+    style: "prose",
+    body: "I'm migrating the billing jobs to the queue. The invoice job moved, but the reminder job fails with a lock timeout in src/jobs/remind.ts. Next I'll raise the lock TTL and rerun the suite.\n",
+    verdict: "sufficient",
+    objective: "I'm migrating the billing jobs to the queue.",
+    state: "The invoice job moved, but the reminder job fails with a lock timeout in src/jobs/remind.ts.",
+    unfinished: ["Next I'll raise the lock TTL and rerun the suite."],
+  },
+  {
+    name: "prose that states its goal",
+    style: "prose",
+    body: "The goal is to let users export invoices as CSV. The endpoint works and is tested; the button is hidden behind a flag until the copy is reviewed.\n",
+    verdict: "sufficient",
+    objective: "The goal is to let users export invoices as CSV.",
+    state: "The endpoint works and is tested; the button is hidden behind a flag until the copy is reviewed.",
+  },
+  {
+    name: "a status report that names its subject first",
+    style: "prose",
+    body: "The search index moves to incremental updates this week.\n\nThe consumer for the change feed is done; deletes are still dropped. We will backfill once tombstones exist.\n",
+    verdict: "sufficient",
+    objective: "The search index moves to incremental updates this week.",
+    state: "The consumer for the change feed is done; deletes are still dropped.",
+    unfinished: ["We will backfill once tombstones exist."],
+  },
+  {
+    name: "an instruction followed by a state",
+    style: "prose",
+    body: "Fix the off-by-one in the pager. Page 2 repeats the last row of page 1; the test in test/pager.test.ts reproduces it.\n",
+    verdict: "sufficient",
+    objective: "Fix the off-by-one in the pager.",
+    state: "Page 2 repeats the last row of page 1; the test in test/pager.test.ts reproduces it.",
+  },
+  {
+    name: "Task and Where I left off labels",
+    style: "plain labels (synonyms)",
+    body: "Task: port the lexer to Rust\nWhere I left off: string tokens are done, comments are not\n",
+    verdict: "sufficient",
+    objective: "port the lexer to Rust",
+    state: "string tokens are done, comments are not",
+  },
+  {
+    name: "Intent and Remaining labels",
+    style: "plain labels (synonyms)",
+    body: "Intent: replace moment.js with date-fns\nRemaining: the calendar view and the CSV export\n",
+    verdict: "sufficient",
+    objective: "replace moment.js with date-fns",
+    unfinished: ["the calendar view and the CSV export"],
+  },
+  {
+    name: "TODO over a list",
+    style: "plain labels (synonyms)",
+    body: "Goal: split the slow integration tests from the unit tests\n\nTODO:\n- tag the slow tests\n- add a second CI job\n",
+    verdict: "sufficient",
+    objective: "split the slow integration tests from the unit tests",
+    unfinished: ["tag the slow tests", "add a second CI job"],
+  },
+  {
+    name: "a status section with labelled items and a plain one",
+    style: "headings with bulleted labels inside",
+    body: "## Task\nUpgrade the logging library\n\n## Status\n- Done: the API calls are migrated\n- Next: the config loader\n- the CI job is red on Windows\n",
+    verdict: "sufficient",
+    objective: "Upgrade the logging library",
+    state: "the CI job is red on Windows",
+    progress: ["the API calls are migrated"],
+    unfinished: ["the config loader"],
+  },
+  {
+    name: "a label line inside a paragraph",
+    style: "plain labels mid-paragraph",
+    body: "Notes from Tuesday.\nGoal: make the uploader retry on 503.\nProgress: retries work, backoff is fixed at 1 s.\n",
+    verdict: "sufficient",
+    objective: "make the uploader retry on 503.",
+    progress: ["retries work, backoff is fixed at 1 s."],
+  },
+
+  // Unsure: it says something, but a part is missing or thin. Written with a warning.
+  {
+    name: "an objective and notes, no state",
+    style: "ATX headings",
+    body: "# Objective\n\nFigure out the flaky test.\n\nSome notes, nothing else.\n",
+    verdict: "unsure",
+    objective: "Figure out the flaky test.\nSome notes, nothing else.",
+  },
+  {
+    name: "an objective alone",
+    style: "plain labels",
+    body: "Goal: make the upload retry on 503.\n",
+    verdict: "unsure",
+    objective: "make the upload retry on 503.",
+  },
+  {
+    name: "a state with no objective",
+    style: "ATX headings",
+    body: "## Status\nThe retry test fails 3 of 50 runs.\n",
+    verdict: "unsure",
+    state: "The retry test fails 3 of 50 runs.",
+  },
+  {
+    name: "Done and In progress with no title",
+    style: "ATX headings",
+    body: "## Done\n- the parser\n\n## In progress\n- printer column widths\n",
+    verdict: "unsure",
+    state: "printer column widths",
+    progress: ["the parser"],
+  },
+  {
+    name: "a one-word objective",
+    style: "plain labels",
+    body: "Goal: parser\nStatus: the lexer is done, the printer fails on tabs\n",
+    verdict: "unsure",
+    objective: "parser",
+    state: "the lexer is done, the printer fails on tabs",
+  },
+  {
+    name: "a sentence that says what is being done, and nothing more",
+    style: "prose",
+    body: "I'm porting the lexer to Rust, one token type at a time.\n",
+    verdict: "unsure",
+    objective: "I'm porting the lexer to Rust, one token type at a time.",
+  },
+  {
+    name: "next steps with no objective",
+    style: "plain labels",
+    body: "Next steps:\n- write the migration for the rotated_at column\n- run it on staging\n",
+    verdict: "unsure",
+    unfinished: ["write the migration for the rotated_at column", "run it on staging"],
+  },
+  {
+    name: "a one-word title over a state",
+    style: "ATX headings",
+    body: "# Parser\n\n## Status\nThe lexer is done; the printer fails on tabs.\n",
+    verdict: "unsure",
+    objective: "Parser",
+    state: "The lexer is done; the printer fails on tabs.",
+  },
+
+  // Insufficient: next to nothing. Refused unless --allow-insufficient.
+  { name: "a single word", style: "empty", body: "wip\n", verdict: "insufficient" },
+  { name: "a pointer to the chat", style: "empty", body: "see chat\n", verdict: "insufficient" },
+  { name: "just a note", style: "empty", body: "just a note\n", verdict: "insufficient" },
+  { name: "done for today", style: "empty", body: "Done for today.\n", verdict: "insufficient", state: "Done for today." },
+  { name: "a file list", style: "empty", body: "- src/parse.ts\n- src/lex.ts\n- `docs/parser.md`\n", verdict: "insufficient" },
+  { name: "labels with nothing after them", style: "empty", body: "Goal:\nStatus:\nNext steps:\n", verdict: "insufficient" },
+  { name: "headings with nothing under them", style: "empty", body: "## Objective\n\n## Current state\n\n## Next steps\n", verdict: "insufficient" },
+  { name: "placeholders", style: "empty", body: "Goal: TBD\nStatus: TBD\nNext: ...\n", verdict: "insufficient", objective: "TBD", state: "TBD" },
+  { name: "a link only", style: "empty", body: "https://chat.example.com/thread/123\n", verdict: "insufficient" },
+  { name: "a template checklist", style: "empty", body: "# Handoff\n\n- [ ] TODO\n", verdict: "insufficient" },
+  // Neither part recovered: a reader gets no objective beyond a title and nothing about where things stand.
+  {
+    name: "a title and a paragraph that says nothing of the work",
+    style: "prose",
+    body: "# Auth rework\n\nWe talked about tokens with the platform team.\n",
+    verdict: "insufficient",
+    objective: "Auth rework",
+  },
+  {
+    name: "a pasted error log only",
+    style: "fenced code",
+    body: "```\nError: ENOENT: no such file or directory, open 'config.json'\n    at Object.openSync (node:fs:573:18)\n```\n",
+    verdict: "insufficient",
+  },
+  {
+    name: "a handoff in German (its labels are not recognised)",
+    style: "other language",
+    body: "Ziel: den Parser fertigstellen.\nStand: die Tests schlagen noch fehl.\n",
+    verdict: "insufficient",
+  },
+];
