@@ -18,6 +18,7 @@ const PHRASES: [RegExp, string][] = [
   [/write the session's context \(objective, state, next steps\) to a file and pass --body-file F, or pipe it on stdin/, "pass the session's context (objective, state, next steps) as body"],
   [/pass --body-file F, or pipe the body on stdin[^;]*/, "pass the handoff as body"],
   [/pass --allow-insufficient to write it anyway/, "pass allow_insufficient: true to write it anyway"],
+  [/run handoff create again/, "call create again"],
 ];
 
 /** `--flag` and an optional value after it: a placeholder (F, N, URL) or a literal value. */

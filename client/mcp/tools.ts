@@ -86,7 +86,12 @@ export const TOOLS = [
       to: z.string().optional().describe("A file or existing folder to write to instead of the managed store"),
       format: z.enum(["ce", "kernel"]).optional(),
       pins: z.array(z.string()).max(MAX_LIST_ITEMS).optional().describe("With format 'kernel': repository files to pin by sha256"),
-      allow_insufficient: z.boolean().optional().describe("Write a body resume would call insufficient (no objective or no current state) instead of refusing it"),
+      allow_insufficient: z
+        .boolean()
+        .optional()
+        .describe(
+          "Write a body that says next to nothing (a word, 'see chat', a file list, labels with nothing after them) instead of refusing it; a thin body is written anyway, with the warning 'unsure'",
+        ),
       with_changes: WITH_CHANGES,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

@@ -67,7 +67,22 @@ describe("handoff resume SOURCE: orientation from sources of any format", () => 
     const box = sandbox();
     const path = outsideGit(box, "ce-handoff.md");
     const { result } = await resumeJson(box, [path], box.base);
-    expect(Object.keys(result)).toEqual(["source", "format", "metadata", "sufficient", "missing", "orientation", "drift", "phases", "applied_rules", "hard_divergence", "next_actions", "body"]);
+    expect(Object.keys(result)).toEqual([
+      "source",
+      "format",
+      "metadata",
+      "sufficient",
+      "verdict",
+      "missing",
+      "thin",
+      "orientation",
+      "drift",
+      "phases",
+      "applied_rules",
+      "hard_divergence",
+      "next_actions",
+      "body",
+    ]);
     expect(result.metadata).toMatchObject({ artifact_contract: "ce-handoff/v1", title: "Auth token refresh", branch: "feat/refresh" });
     for (const item of result.drift) expect(Object.keys(item).slice(0, 2)).toEqual(["event", "status"]);
     // Outside git nothing recorded can be checked: unknown, never silently fine.

@@ -17,7 +17,8 @@ export const createSpec = defineCommand({
   description: `Write one immutable ce-handoff/v1 Markdown handoff and print how to resume from it.
 FOCUS words become resume_focus, the objective for the next session.
 Body (required, never empty): --body-file F, stdin when it is not a terminal, or --from-transcript PATH.
-A body resume would call insufficient is refused (exit 1, nothing written) unless --allow-insufficient.`,
+A body that says next to nothing is refused (exit 1, nothing written) unless --allow-insufficient;
+a thin one (no current state, a one-word objective) is written with the warning 'unsure'.`,
   flags: {
     "body-file": { type: "string", value: "F", description: "Read the body from F ('-' for stdin)." },
     "from-transcript": {
@@ -27,7 +28,10 @@ A body resume would call insufficient is refused (exit 1, nothing written) unles
       description:
         "Draft the body from a session transcript instead (Claude Code's JSONL transcript or a Codex rollout file): the user's requests, the latest plan, changed files, failed commands, the agent's last status; pointers, never tool output.",
     },
-    "allow-insufficient": { type: "boolean", description: "Write a body resume would call insufficient (no objective or no current state) instead of refusing it." },
+    "allow-insufficient": {
+      type: "boolean",
+      description: "Write a body that says next to nothing (a word, 'see chat', a file list, labels with nothing after them) instead of refusing it.",
+    },
     title: { type: "string", value: "T", description: "Title (default: the body's leading heading or first sentence)." },
     summary: { type: "string", value: "S", description: "One distinguishing sentence (default: the body's first sentence)." },
     keyword: { type: "string", value: "K", multiple: true, description: "A discovery keyword; repeat for more." },

@@ -72,11 +72,13 @@ export function formatOrientation(result: OrientationResult & ChangesFacts, colo
   const lines = [`Orientation from ${safeParagraphLine(result.source)} (${result.format})`, ""];
   const quoted: string[] = [];
   if (!result.sufficient) {
-    lines.push("This source is not enough to resume from:", ...result.missing.map((m) => `  - ${m}`), "", "Supplement it or choose another source; nothing else was done.", "");
+    lines.push("This source is not enough to resume from:", ...[...result.missing, ...result.thin].map((m) => `  - ${m}`), "", "Supplement it or choose another source; nothing else was done.", "");
     // What it does say still orients whoever supplements it (--json has it too).
     section(quoted, "Objective", o.objective ? [o.objective] : []);
     section(quoted, "Tried and failed", o.failed);
   } else {
+    // Unsure but enough to orient from: what looks thin is said before what the source says.
+    if (result.verdict === "unsure") lines.push("This source looks thin; check it with whoever wrote it before relying on it:", ...result.thin.map((m) => `  - ${m}`), "");
     section(quoted, "Objective", o.objective ? [o.objective] : []);
     section(quoted, "Progress", o.progress);
     section(quoted, "Decisions and constraints", o.decisions);

@@ -12,7 +12,7 @@ import { HandoffError } from "../../../shared/errors.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
 import { GENERAL_NAMESPACE } from "../../../shared/repo/namespace.js";
 import { slug } from "../../../shared/text/slug.js";
-import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
+import { explainSufficiency, judgeSource } from "../../../shared/orient/sufficiency.js";
 import { dirtyTreeSha256, type GitCapture } from "../../lib/git.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
@@ -134,18 +134,23 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   const warnings: CreateWarning[] = [];
   if (!redactor) warnings.push(NOT_REDACTED_WARNING);
   // The same verdict resume will give, told to the agent that can still fix it, before anything
-  // is written: a refused body leaves no file, so the retry is the only handoff.
+  // is written. Only a body that says next to nothing is refused (a refused body leaves no file,
+  // so the retry is the only handoff); a thin one is written with a warning, never lost.
   // Built from the values in hand (no re-parse of the document, no YAML library loaded).
-  const { sufficient, missing } = assessSufficiency(extractOrientation({ format: CE_CONTRACT, body, metadata: { ...metadata } }));
-  if (!sufficient) {
-    const what = missing.map((part) => MISSING_EXPLANATION[part]).join("; ");
+  const { sufficiency } = judgeSource({ format: CE_CONTRACT, body, metadata: { ...metadata } });
+  const explained = explainSufficiency(sufficiency);
+  const what = [...explained.missing, ...explained.thin].join("; ");
+  if (sufficiency.verdict === "insufficient") {
     if (!options.allowInsufficient) {
       throw new HandoffError("insufficient", `resume would call this handoff insufficient: ${what}; nothing was written`, {
-        hint: "add an objective and where things stand (a 'Current state' or 'Next steps' section) to the body and create again, or pass --allow-insufficient to write it anyway",
-        details: { missing },
+        hint: "say in the body what the work is for and where it stands (for example 'Goal: ...' and 'Status: ...' or 'Next: ...') and run handoff create again, or pass --allow-insufficient to write it anyway",
+        details: { missing: sufficiency.missing, thin: sufficiency.thin, empty: sufficiency.empty },
       });
     }
     warnings.push({ code: "insufficient", message: `resume will call this handoff insufficient: ${what}; written anyway (--allow-insufficient)` });
+  } else if (sufficiency.verdict === "unsure") {
+    const resume = sufficiency.sufficient ? "resume will orient from it with the same warning" : "resume will stop on it and ask for what is missing";
+    warnings.push({ code: "unsure", message: `written, but it looks thin: ${what}; ${resume}. Add it and create the handoff again to leave a fuller one` });
   }
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
   // The bundle goes beside the handoff, 0600, and the handoff names it (a bare file name).

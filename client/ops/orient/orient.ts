@@ -1,6 +1,7 @@
 import { matchGlob } from "../../../shared/repo/glob.js";
 import { type DriftCase, type DriftItem, computeDrift, hasHardDivergence } from "../../../shared/orient/drift.js";
-import { assessSufficiency, extractOrientation, MISSING_EXPLANATION } from "../../../shared/orient/extract.js";
+import { extractOrientation } from "../../../shared/orient/extract.js";
+import { explainSufficiency, judgeSource, type Verdict } from "../../../shared/orient/sufficiency.js";
 import { type AppliedRule, applyInvalidationRules } from "../../../shared/orient/invalidate.js";
 import { parseSource } from "../../../shared/orient/source.js";
 import type { Orientation, SourceFormat } from "../../../shared/orient/types.js";
@@ -17,8 +18,14 @@ export interface OrientationResult {
   source: string;
   format: SourceFormat;
   metadata: Record<string, unknown>;
+  /** Whether it is enough to orient from: false stops resume (exit 1), as the contract says. */
   sufficient: boolean;
+  /** sufficient, unsure (something is missing or thin) or insufficient (it says next to nothing). */
+  verdict: Verdict;
+  /** What it lacks, in sentences: next to nothing said, no objective, no current state. */
   missing: string[];
+  /** What is there but thin, in sentences. */
+  thin: string[];
   orientation: Orientation;
   drift: DriftItem[];
   /** A kernel manifest's phases after its invalidation rules met the drift; [] otherwise. */
@@ -35,8 +42,8 @@ export interface OrientationResult {
 /** `context.sourcePath`: the selected file's path, when the source is a local file. */
 export async function orientFromText(source: string, text: string, context: { cwd: string; env: Env; sourcePath?: string }): Promise<OrientationResult> {
   const doc = parseSource(text);
-  const orientation = extractOrientation(doc);
-  const { sufficient, missing } = assessSufficiency(orientation);
+  const { orientation, sufficiency } = judgeSource(doc);
+  const explained = explainSufficiency(sufficiency);
   const recorded = recordedState(doc.metadata, doc.manifest);
   const anythingRecorded = Object.keys(recorded).length > 0;
   // A manifest's paths are structured: provenance.artifacts are checked by hash. Scanning its JSON
@@ -68,8 +75,10 @@ export async function orientFromText(source: string, text: string, context: { cw
     source,
     format: doc.format,
     metadata: doc.metadata,
-    sufficient,
-    missing: missing.map((part) => MISSING_EXPLANATION[part]),
+    sufficient: sufficiency.sufficient,
+    verdict: sufficiency.verdict,
+    missing: explained.missing,
+    thin: explained.thin,
     orientation: oriented,
     drift,
     phases: invalidation.phases,
