@@ -81,9 +81,15 @@ function splitRun(kind: SectionKind, rest: string): Label[] {
   const labels: Label[] = [];
   let current = kind;
   let from = 0;
+  // Every label needs a colon near its start: a break with none in reach is passed over without
+  // a look ("x. ;. ;. ;" over a whole line is as cheap as prose).
+  let colon = rest.indexOf(":");
   RUN_BREAK.lastIndex = 0;
-  for (let brk = RUN_BREAK.exec(rest); brk !== null; brk = RUN_BREAK.exec(rest)) {
+  for (let brk = colon === -1 ? null : RUN_BREAK.exec(rest); brk !== null; brk = RUN_BREAK.exec(rest)) {
     const at = brk.index + brk[0].length;
+    if (colon < at) colon = rest.indexOf(":", at);
+    if (colon === -1) break;
+    if (colon - at > RUN_WINDOW) continue;
     const next = leadingLabel(rest.slice(at, at + RUN_WINDOW), RUN_LABEL_WORDS, true);
     if (!next) continue;
     // A sentence keeps its full stop; a semicolon or a table bar between labels is only a separator.
