@@ -4,6 +4,8 @@ import { ORIENTATION_LIMITS } from "./types.js";
 export interface ProseCues {
   /** The first sentence that says what is being done ("I'm migrating...", "The goal is..."). */
   objective?: string;
+  /** A report's first sentence, with no cue of its own, when what follows says where things stand. */
+  subject?: string;
   /** Sentences that say where things stand: what works, what fails, what is done. */
   state: string[];
   /** Sentences that say what comes next. */
@@ -33,8 +35,8 @@ export const PROSE_READ_CHARS = 64 * 1024;
 /**
  * Objective, state and next steps read from prose by the cues of its sentences, for a body with
  * no section to say them. Only what the prose says is taken, sentence by sentence; a sentence
- * with no cue is left alone, except a first sentence that names the task in a report that goes
- * on to say where things stand.
+ * with no cue is left alone, except a first sentence that names the subject of a report that
+ * goes on to say where things stand.
  *
  * @example
  * ```ts
@@ -65,7 +67,7 @@ export function readProseCues(paragraphs: string[]): ProseCues {
   }
   // "The billing jobs move to the queue. The reminder job fails." A report that says where
   // things stand names its subject first, before any state, without a cue of its own.
-  if (cues.objective === undefined && uncued !== undefined && cues.state.length > 0) cues.objective = uncued;
+  if (cues.objective === undefined && uncued !== undefined && cues.state.length > 0) cues.subject = uncued;
   return cues;
 }
 

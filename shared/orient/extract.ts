@@ -133,17 +133,19 @@ function fromSections(body: string): Found {
   const { checklist } = reading;
   out.progress.push(...checklist.done);
   out.unfinished.push(...checklist.open);
-  // A title names the work when no section does ("# Migrate the billing jobs" over its checklist).
-  const title = reading.title ?? (checklist.done.length + checklist.open.length > 0 ? checklist.title : undefined);
-  const titleOnly = objective.length === 0 && title !== undefined && countContentWords(title, 1) > 0;
-  if (titleOnly) objective.push(title);
   // A body with no section at all is read as prose, sentence by sentence, for what it leaves unsaid.
-  if (reading.sections.length === 0) {
-    const cues = readProseCues(reading.prose);
+  const cues = reading.sections.length === 0 ? readProseCues(reading.prose) : undefined;
+  if (cues) {
     if (objective.length === 0 && cues.objective !== undefined) objective.push(cues.objective);
     if (state.length === 0 && cues.state.length > 0) state.push(cues.state.join(" "));
     if (out.unfinished.length === 0) out.unfinished.push(...cues.next);
   }
+  // Otherwise a title names the work ("# Migrate the billing jobs" over its checklist), and
+  // failing that, the subject a prose report opens with.
+  const title = reading.title ?? (checklist.done.length + checklist.open.length > 0 ? checklist.title : undefined);
+  const titleOnly = objective.length === 0 && title !== undefined && countContentWords(title, 1) > 0;
+  if (titleOnly) objective.push(title);
+  if (objective.length === 0 && cues?.subject !== undefined) objective.push(cues.subject);
   if (objective.length > 0) out.objective = objective.join("\n");
   if (state.length > 0) out.current_state = state.join("\n");
   return { orientation: out, substance: reading.substance, titleOnly };

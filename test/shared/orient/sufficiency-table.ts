@@ -182,6 +182,14 @@ export const SUFFICIENCY_TABLE: SufficiencyRow[] = [
     unfinished: ["We will backfill once tombstones exist."],
   },
   {
+    name: "a title over prose that says what is being done",
+    style: "prose under a title",
+    body: "# Auth rework\n\nI'm rotating refresh tokens on every use. Rotation works; retries still send the old token.\n",
+    verdict: "sufficient",
+    objective: "I'm rotating refresh tokens on every use.",
+    state: "Rotation works; retries still send the old token.",
+  },
+  {
     name: "an instruction followed by a state",
     style: "prose",
     body: "Fix the off-by-one in the pager. Page 2 repeats the last row of page 1; the test in test/pager.test.ts reproduces it.\n",
