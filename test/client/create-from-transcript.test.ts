@@ -68,11 +68,12 @@ describe("create --from-transcript", () => {
     );
     const run = await runCli(["create", "--json", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
     expect(run.code, run.stderr).toBe(0);
-    const { path, redaction } = JSON.parse(run.stdout) as { path: string; redaction: { total: number } };
+    const { path } = JSON.parse(run.stdout) as { path: string };
     const text = readFileSync(path, "utf8");
     for (const secret of [githubToken, awsKeyId, "hunter2-very-secret"]) expect(text).not.toContain(secret);
-    expect(redaction.total).toBeGreaterThan(0);
+    // Redacted while drafting, before anything was cut; the body says how many.
     expect(text).toContain("[REDACTED:");
+    expect(text).toMatch(/^- [1-9]\d* secrets? redacted while drafting$/m);
   });
 
   it("a transcript with nothing to resume from is refused with what is missing; nothing is written", async () => {
@@ -103,7 +104,7 @@ describe("the streaming reader", () => {
     const path = join(b.dir, "long.jsonl");
     writeFileSync(path, [cc.userText("first"), cc.userBlocks([cc.toolResult("x", "y".repeat(3_000_000))]), cc.userText("last")].join("\n"));
     const draft = draftFromTranscript(path, { maxLineBytes: 1_000_000 });
-    expect(draft.requests.map((r) => r.text)).toEqual(["last", "first"]);
+    expect(draft.latest.map((r) => r.text)).toEqual(["last", "first"]);
     expect(draft.counts).toMatchObject({ lines: 3, oversized: 1 });
   });
 
@@ -134,8 +135,8 @@ describe("the streaming reader", () => {
     // Long enough that a chunk boundary falls inside the request's text.
     writeFileSync(path, `${cc.userText(`${"é".repeat(700_000)} ünïcode`)}\n`);
     const draft = draftFromTranscript(path);
-    expect(draft.requests[0]!.text.startsWith("éé")).toBe(true);
-    expect(draft.requests[0]!.text).not.toContain("\uFFFD");
+    expect(draft.task!.text.startsWith("éé")).toBe(true);
+    expect(draft.task!.text).not.toContain("\uFFFD");
   });
 
   it("drafts a 300 MB transcript in a process with a 48 MB heap", async () => {
@@ -146,7 +147,8 @@ describe("the streaming reader", () => {
     const run = await runNode(["--max-old-space-size=48", join(repoRoot, "bin", "handoff.cjs"), "create", "--json", "--from-transcript", path], b.repo, b.env);
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     const text = readFileSync((JSON.parse(run.stdout) as { path: string }).path, "utf8");
-    expect(text).toContain("# Finish the streaming port");
+    expect(text).toContain("# Port the transcript reader to streams");
+    expect(text).toContain("> Finish the streaming port");
     expect(text).toMatch(/Read \d+ transcript lines: \d+ used/);
   }, 600_000);
 });
@@ -159,6 +161,7 @@ async function writeBigTranscript(path: string, repo: string, bytes: number): Pr
   const cc = claude({ sessionId: "s-big", cwd: repo });
   const output = "o".repeat(64 * 1024);
   const out = createWriteStream(path);
+  out.write(`${cc.userText("Port the transcript reader to streams")}\n`);
   let written = 0;
   for (let i = 0; written < bytes; i++) {
     const lines = [
@@ -171,7 +174,7 @@ async function writeBigTranscript(path: string, repo: string, bytes: number): Pr
     written += Buffer.byteLength(chunk);
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
-  // The last request is the latest: the draft's title.
+  // The first request is the task (the title); the last is the latest.
   out.write(`${cc.userText("Finish the streaming port")}\n${cc.assistant([cc.text("Status: still failing.")])}\n`);
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
