@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +94,30 @@ describe("create --from-transcript", () => {
     expect(missing.stderr).toContain("cannot read the transcript");
     const both = await runCli(["create", "--from-transcript", "x.jsonl", "--body-file", "y.md"], { cwd: b.repo, env: b.env });
     expect(both.code).toBe(2);
+  });
+});
+
+/** Makes a FIFO at `path` with the system's mkfifo, or says why it cannot. */
+function makeFifo(path: string): string | undefined {
+  const made = spawnSync("mkfifo", [path], { encoding: "utf8" });
+  return made.status === 0 ? undefined : `mkfifo is not available here (${made.error?.message ?? made.stderr.trim()})`;
+}
+
+describe("what is not a transcript file is refused at once", () => {
+  it("a FIFO: create --from-transcript returns promptly (exit 3) saying it is not a regular file, and writes nothing", async (context) => {
+    const b = box();
+    const fifo = join(b.dir, "session.jsonl");
+    const why = makeFifo(fifo);
+    if (why) return context.skip(why);
+    const run = await runCli(["create", "--from-transcript", fifo], { cwd: b.repo, env: b.env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("is not a regular file but a FIFO (named pipe)");
+    expect(existsSync(join(b.dir, "store"))).toBe(false);
+  }, 30_000);
+
+  it("a folder and a device", () => {
+    expect(() => draftFromTranscript(base)).toThrow(/is not a regular file but a folder/);
+    expect(() => draftFromTranscript("/dev/null")).toThrow(/is not a regular file but a device/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { HandoffError } from "../../../shared/errors.js";
 import { describeFsError } from "../../platform/fs.js";
 import { type TranscriptDraft, TranscriptDrafter } from "../../../shared/transcript/drafter.js";
@@ -20,13 +20,16 @@ export interface ReadTranscriptOptions {
 
 /**
  * Drafts from the transcript at `path`. Synchronous reads: a hook is one short process with
- * nothing else to do, and a sync loop has no stream machinery to set up.
+ * nothing else to do, and a sync loop has no stream machinery to set up. The file is opened
+ * non-blocking and refused unless it is a regular file, so a FIFO or a device named as the
+ * transcript cannot hang the hook or `create`.
  */
 export function draftFromTranscript(path: string, options: ReadTranscriptOptions = {}): TranscriptDraft {
   const maxLine = options.maxLineBytes ?? TRANSCRIPT_READ.maxLineBytes;
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new HandoffError("unreadable", `cannot read the transcript ${path}: ${describeFsError(cause)}`, {
@@ -35,8 +38,12 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
     });
   }
   try {
-    if (!fstatSync(fd).isFile()) {
-      throw new HandoffError("unreadable", `${path} is not a regular file`, { hint: "pass a transcript file (JSONL), not a folder or a device" });
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const what = stat.isFIFO() ? "a FIFO (named pipe)" : stat.isDirectory() ? "a folder" : stat.isSocket() ? "a socket" : "a device";
+      throw new HandoffError("unreadable", `${path} is not a regular file but ${what}; a transcript is a file the agent wrote`, {
+        hint: "pass the session's transcript file (Claude Code: the hook's transcript_path; Codex: ~/.codex/sessions/.../rollout-*.jsonl)",
+      });
     }
     const drafter = new TranscriptDrafter();
     const decoder = new TextDecoder("utf-8");
