@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftFromTranscript } from "../../client/ops/create/read-transcript.js";
 import { ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
-import { claude } from "../helpers/transcripts.js";
+import { draftBody } from "../../shared/transcript/render.js";
+import { claude, gemini } from "../helpers/transcripts.js";
 import { userBoxes } from "../helpers/user-box.js";
 import { makeRepo, tempDir } from "./git-repo.js";
 
@@ -118,6 +119,74 @@ describe("what is not a transcript file is refused at once", () => {
   it("a folder and a device", () => {
     expect(() => draftFromTranscript(base)).toThrow(/is not a regular file but a folder/);
     expect(() => draftFromTranscript("/dev/null")).toThrow(/is not a regular file but a device/);
+  });
+});
+
+describe("Gemini CLI sessions", () => {
+  const g = gemini({ sessionId: "981c87cb-0000-4000-8000-000000000001" });
+  const messages = [
+    g.user("Make me a CLI that converts CSV to JSON"),
+    g.gemini("I'll write the converter.", [g.write("/home/dev/app/convert.py")]),
+    g.gemini("Running it.", [
+      g.shell("python3 convert.py in.csv", "Command: python3 convert.py in.csv\nDirectory: (root)\nOutput: Traceback: no such file in.csv\nError: (none)\nExit Code: 1\nSignal: 0"),
+    ]),
+    g.user("Explain @convert.py\n--- Content from referenced files ---\nContent from @convert.py:\nimport csv"),
+    g.gemini("It reads rows with csv.DictReader; the sample file is missing."),
+  ];
+
+  it("the pretty-printed session-*.json: the task, the edits, the failed shell command, the last status", () => {
+    const b = box();
+    const path = join(b.dir, "session-2026-11-30T10-00-981c87cb.json");
+    writeFileSync(path, g.document(messages));
+    const draft = draftFromTranscript(path);
+    expect(draft).toMatchObject({ format: "gemini", session_id: "981c87cb-0000-4000-8000-000000000001" });
+    expect(draft.task?.text).toBe("Make me a CLI that converts CSV to JSON");
+    expect(draft.latest[0]?.text).toBe("Explain @convert.py");
+    expect(draft.edited).toEqual(["/home/dev/app/convert.py"]);
+    expect(draft.failed).toEqual([{ command: "python3 convert.py in.csv", exit: 1, first_line: "Traceback: no such file in.csv" }]);
+    expect(draft.status?.text).toBe("It reads rows with csv.DictReader; the sample file is missing.");
+    expect(draftBody(draft, { roots: ["/home/dev/app"] })).toContain("Gemini CLI session file");
+  });
+
+  it("the session-*.jsonl: a record written again replaces it, a rewind drops it and what followed, $set lines are read", () => {
+    const b = box();
+    const path = join(b.dir, "session-2026-11-30T10-00-981c87cb.jsonl");
+    const [first, reply, , ...rest] = messages as { id: string }[];
+    const rewound = g.user("Rewound: use pandas instead");
+    writeFileSync(path, g.jsonl([first, { ...reply, content: "draft reply" }, reply, { $set: { summary: "CSV to JSON" } }, rewound, { $rewindTo: rewound.id }, ...rest]));
+    const draft = draftFromTranscript(path);
+    expect(draft.format).toBe("gemini");
+    expect(draft.task?.text).toBe("Make me a CLI that converts CSV to JSON");
+    expect(draft.latest.map((r) => r.text)).not.toContain("Rewound: use pandas instead");
+    expect(draft.status?.text).toBe("It reads rows with csv.DictReader; the sample file is missing.");
+  });
+});
+
+describe("redaction comes before any cut", () => {
+  const token = "ghp_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5";
+
+  it("a secret where a long request, a command or an error line is cut never leaves a piece behind", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-cut", cwd: b.repo });
+    const path = join(b.dir, "cut.jsonl");
+    writeFileSync(
+      path,
+      [
+        // Each secret straddles a cut: the request's 600 characters, the command's 200, the error line's 200, the held text's 16 KiB.
+        cc.userText(`${"a".repeat(590)} ${token} and more`),
+        cc.userText(`${"b".repeat(16_370)} ${token} ${"c".repeat(5000)}`),
+        cc.assistant([cc.toolUse("b1", "Bash", { command: `${"d".repeat(190)} ${token}` })]),
+        cc.userBlocks([cc.toolResult("b1", `Exit code 1\n${"e".repeat(192)} ${token}`, true)]),
+        cc.assistant([cc.text(`${"f".repeat(1195)} ${token}`)]),
+      ].join("\n"),
+    );
+    const draft = draftFromTranscript(path);
+    const body = draftBody(draft, { roots: [b.repo] });
+    // Not even the prefix and a few characters: what a cut-then-redact would have left.
+    expect(body).not.toMatch(/ghp_A/);
+    expect(body).toContain("[REDACTE");
+    // The task (and the same words among the latest: counted once), the command, the error line, the status.
+    expect(draft.redacted).toBe(4);
   });
 });
 

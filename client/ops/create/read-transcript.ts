@@ -1,17 +1,20 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { HandoffError } from "../../../shared/errors.js";
-import { describeFsError } from "../../platform/fs.js";
 import { type TranscriptDraft, TranscriptDrafter } from "../../../shared/transcript/drafter.js";
+import { GeminiSession, geminiRecord, isGeminiDocument } from "../../../shared/transcript/gemini.js";
+import { describeFsError } from "../../platform/fs.js";
 
 /**
  * Streams a transcript file through the drafter: one fixed read buffer and at most one line in
  * memory, so a transcript of hundreds of MB drafts in the memory of its longest kept line.
  * A line longer than `maxLineBytes` (a tool result or a file snapshot; nothing a handoff keeps
- * is that long) is skipped unread and counted.
+ * is that long) is skipped unread and counted. Gemini CLI's pretty-printed session `.json` is
+ * read whole (it holds one session, bounded by `maxDocumentBytes`).
  */
 export const TRANSCRIPT_READ = {
   chunkBytes: 1 << 20,
   maxLineBytes: 4 << 20,
+  maxDocumentBytes: 64 << 20,
 } as const;
 
 export interface ReadTranscriptOptions {
@@ -25,11 +28,31 @@ export interface ReadTranscriptOptions {
  * transcript cannot hang the hook or `create`.
  */
 export function draftFromTranscript(path: string, options: ReadTranscriptOptions = {}): TranscriptDraft {
-  const maxLine = options.maxLineBytes ?? TRANSCRIPT_READ.maxLineBytes;
-  let fd: number;
+  const fd = openTranscript(path);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const what = stat.isFIFO() ? "a FIFO (named pipe)" : stat.isDirectory() ? "a folder" : stat.isSocket() ? "a socket" : "a device";
+      throw new HandoffError("unreadable", `${path} is not a regular file but ${what}; a transcript is a file the agent wrote`, {
+        hint: "pass the session's transcript file (Claude Code: the hook's transcript_path; Codex: ~/.codex/sessions/.../rollout-*.jsonl; Gemini CLI: ~/.gemini/tmp/<project>/chats/session-*.json(l))",
+      });
+    }
+    const drafter = new TranscriptDrafter();
+    const reader = new LineReader(fd, drafter, options.maxLineBytes ?? TRANSCRIPT_READ.maxLineBytes);
+    const head = reader.peek();
+    if (/^\s*\{\s*(?:\r?\n|$)/.test(head)) readGeminiDocument(fd, stat.size, path, drafter);
+    else if (startsGeminiJsonl(head)) reader.geminiLines(stat.size);
+    else reader.lines(0, Number.POSITIVE_INFINITY, false, true);
+    return drafter.draft();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openTranscript(path: string): number {
   try {
     // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new HandoffError("unreadable", `cannot read the transcript ${path}: ${describeFsError(cause)}`, {
@@ -37,47 +60,133 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
       cause,
     });
   }
+}
+
+/** A Gemini CLI JSONL session starts with its metadata line: `{"sessionId": ..., "projectHash": ...}`. */
+function startsGeminiJsonl(head: string): boolean {
+  const end = head.indexOf("\n");
+  if (end < 0 && head.length >= 64 * 1024) return false;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      const what = stat.isFIFO() ? "a FIFO (named pipe)" : stat.isDirectory() ? "a folder" : stat.isSocket() ? "a socket" : "a device";
-      throw new HandoffError("unreadable", `${path} is not a regular file but ${what}; a transcript is a file the agent wrote`, {
-        hint: "pass the session's transcript file (Claude Code: the hook's transcript_path; Codex: ~/.codex/sessions/.../rollout-*.jsonl)",
-      });
-    }
-    const drafter = new TranscriptDrafter();
-    const decoder = new TextDecoder("utf-8");
-    const buffer = Buffer.allocUnsafe(TRANSCRIPT_READ.chunkBytes);
+    const first: unknown = JSON.parse(end < 0 ? head : head.slice(0, end));
+    return geminiRecord(first).kind === "metadata";
+  } catch {
+    return false;
+  }
+}
+
+function readGeminiDocument(fd: number, size: number, path: string, drafter: TranscriptDrafter): void {
+  if (size > TRANSCRIPT_READ.maxDocumentBytes) {
+    throw new HandoffError("too_large", `${path} is a JSON document of ${size} bytes; a session file read whole may be at most ${TRANSCRIPT_READ.maxDocumentBytes} bytes`, {
+      hint: "pass the session's JSONL transcript instead",
+    });
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const read = readSync(fd, bytes, at, size - at, at);
+    if (read === 0) break;
+    at += read;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString("utf8", 0, at));
+  } catch {
+    throw new HandoffError("invalid_document", `${path} starts like a JSON document but is not valid JSON`, { hint: "pass the session's transcript file as the agent wrote it" });
+  }
+  if (!isGeminiDocument(value)) {
+    throw new HandoffError("invalid_document", `${path} is a JSON document but not a Gemini CLI session ({sessionId, projectHash, messages})`, {
+      hint: "pass a Claude Code or Codex JSONL transcript, or a Gemini CLI session file",
+    });
+  }
+  const session = new GeminiSession();
+  session.add({ kind: "metadata", session_id: value.sessionId as string });
+  for (const message of value.messages) drafter.countLine(session.add(geminiRecord(message)) ? "used" : "malformed");
+  drafter.pushEvents(session.events());
+}
+
+/** Lines shorter than this are parsed whatever they hold: the check would cost about as much. */
+const BULKY_LINE = 4096;
+/** Where a tool-result line names its kind and id: before the result's content. */
+const HEAD = 1024;
+const TOOL_RESULT = Buffer.from('"type":"tool_result"');
+const RESULT_ID = Buffer.from('"tool_use_id":"');
+
+/** Reads a file's lines, range by range, into a drafter: one buffer, at most one line held. */
+class LineReader {
+  private readonly buffer = Buffer.allocUnsafe(TRANSCRIPT_READ.chunkBytes);
+  private readonly decoder = new TextDecoder("utf-8");
+
+  constructor(
+    private readonly fd: number,
+    private readonly drafter: TranscriptDrafter,
+    private readonly maxLine: number,
+  ) {}
+
+  /** The file's first 64 KiB as text, to tell its format. */
+  peek(): string {
+    const read = readSync(this.fd, this.buffer, 0, 64 * 1024, 0);
+    return this.buffer.toString("utf8", 0, read);
+  }
+
+  /**
+   * Feeds the lines in [start, end). Unless `lastIsWhole` (the range ends where the file does),
+   * a line that goes on past `end` is left out, as is, with `skipFirst`, the first line, which
+   * began before `start`.
+   */
+  lines(start: number, end: number, skipFirst: boolean, lastIsWhole: boolean): void {
+    this.each(start, end, skipFirst, lastIsWhole, (bytes) => {
+      if (this.unwantedResult(bytes)) this.drafter.pushUnwantedResult();
+      else this.drafter.push(this.decoder.decode(bytes));
+    });
+  }
+
+  /** A Gemini CLI JSONL session: records are final only once read (rewrites, rewinds), so events come at the end. */
+  geminiLines(size: number): void {
+    const session = new GeminiSession();
+    this.each(0, size, false, true, (bytes) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(this.decoder.decode(bytes));
+      } catch {
+        this.drafter.countLine(bytes.length === 0 ? "skipped" : "malformed");
+        return;
+      }
+      this.drafter.countLine(session.add(geminiRecord(value)) ? "used" : "unknown");
+    });
+    this.drafter.pushEvents(session.events());
+  }
+
+  private each(start: number, end: number, skipFirst: boolean, lastIsWhole: boolean, onLine: (bytes: Buffer) => void): void {
+    const { buffer, maxLine, drafter } = this;
+    // A range that starts right after a newline starts with a whole line.
+    if (skipFirst && start > 0 && readSync(this.fd, buffer, 0, 1, start - 1) === 1 && buffer[0] === 10) skipFirst = false;
     // The start of a line that continues past the current chunk; dropped once it is too long.
     let carry: Buffer[] = [];
     let carryBytes = 0;
-    let skipping = false;
+    let skipping = skipFirst;
+    let skippingFirst = skipFirst;
     const endLine = (tail: Buffer) => {
-      if (skipping) {
-        drafter.pushOversized();
-      } else if (carryBytes + tail.length > maxLine) {
-        drafter.pushOversized();
-      } else {
-        const bytes = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
-        if (unwantedResult(bytes, drafter)) drafter.pushUnwantedResult();
-        else drafter.push(decoder.decode(bytes));
-      }
+      if (skippingFirst) skippingFirst = false;
+      else if (skipping || carryBytes + tail.length > maxLine) drafter.pushOversized();
+      else onLine(carry.length === 0 ? tail : Buffer.concat([...carry, tail]));
       carry = [];
       carryBytes = 0;
       skipping = false;
     };
-    for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
+    let position = start;
+    while (position < end) {
+      const read = readSync(this.fd, buffer, 0, Math.min(buffer.length, end - position), position);
       if (read === 0) break;
-      let start = 0;
+      position += read;
+      let from = 0;
       for (;;) {
-        const newline = buffer.indexOf(10, start);
+        const newline = buffer.indexOf(10, from);
         if (newline < 0 || newline >= read) break;
-        endLine(buffer.subarray(start, newline));
-        start = newline + 1;
+        endLine(buffer.subarray(from, newline));
+        from = newline + 1;
       }
-      if (start < read && !skipping) {
-        const rest = buffer.subarray(start, read);
+      if (from < read && !skipping) {
+        const rest = buffer.subarray(from, read);
         if (carryBytes + rest.length > maxLine) {
           skipping = true;
           carry = [];
@@ -89,35 +198,27 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
         }
       }
     }
-    if (carryBytes > 0 || skipping) endLine(Buffer.alloc(0));
-    return drafter.draft();
-  } finally {
-    closeSync(fd);
+    // A last line without its newline: whole at the end of the file, cut at the end of a head range.
+    if (lastIsWhole && (carryBytes > 0 || skipping) && !skippingFirst) endLine(Buffer.alloc(0));
   }
-}
 
-/** Lines shorter than this are parsed whatever they hold: the check would cost about as much. */
-const BULKY_LINE = 4096;
-/** Where a tool-result line names its kind and id: before the result's content. */
-const HEAD = 1024;
-const TOOL_RESULT = Buffer.from('"type":"tool_result"');
-const RESULT_ID = Buffer.from('"tool_use_id":"');
-
-/**
- * Most of a long session's bytes are tool results (file contents, command output) that the draft
- * keeps nothing of unless a pending command asked for them. Claude Code writes each tool result
- * as a user line of its own, `{..., "message": {"role": "user", "content": [{"tool_use_id": ...,
- * "type": "tool_result", "content": <bulk>}]}, ...}`: a bulky line whose head says so and names
- * an id no pending command waits for is skipped before it is decoded or parsed. Only the head is
- * searched (a whole-line search costs as much as the parse it saves); any doubt parses it.
- */
-function unwantedResult(line: Buffer, drafter: TranscriptDrafter): boolean {
-  if (line.length < BULKY_LINE) return false;
-  const head = line.subarray(0, HEAD);
-  if (head.indexOf(TOOL_RESULT) < 0) return false;
-  const at = head.indexOf(RESULT_ID);
-  if (at < 0) return false;
-  const start = at + RESULT_ID.length;
-  const end = head.indexOf(34, start);
-  return end > start && !drafter.awaitsResult(head.toString("latin1", start, end));
+  /**
+   * Most of a long session's bytes are tool results (file contents, command output) that the
+   * draft keeps nothing of unless a pending command asked for them. Claude Code writes each tool
+   * result as a user line of its own, `{..., "message": {"role": "user", "content":
+   * [{"tool_use_id": ..., "type": "tool_result", "content": <bulk>}]}, ...}`: a bulky line whose
+   * head says so and names an id no pending command waits for is skipped before it is decoded or
+   * parsed. Only the head is searched (a whole-line search costs as much as the parse it saves);
+   * any doubt parses it.
+   */
+  private unwantedResult(line: Buffer): boolean {
+    if (line.length < BULKY_LINE) return false;
+    const head = line.subarray(0, HEAD);
+    if (head.indexOf(TOOL_RESULT) < 0) return false;
+    const at = head.indexOf(RESULT_ID);
+    if (at < 0) return false;
+    const start = at + RESULT_ID.length;
+    const end = head.indexOf(34, start);
+    return end > start && !this.drafter.awaitsResult(head.toString("latin1", start, end));
+  }
 }
