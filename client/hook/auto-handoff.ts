@@ -1,15 +1,19 @@
 import { createHash } from "node:crypto";
+import { renameSync, unlinkSync } from "node:fs";
+import { dirname } from "node:path";
+import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { HandoffError } from "../../shared/errors.js";
-import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoState, decideAutoHandoff } from "../../shared/hook/decide.js";
+import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoEvent, type AutoState, decideAutoHandoff } from "../../shared/hook/decide.js";
+import { orientationOf } from "../../shared/hook/orientation.js";
 import { draftBody } from "../../shared/transcript/render.js";
-import { timestampMs } from "../../shared/time/timestamps.js";
 import { captureGit } from "../lib/git.js";
-import { deleteHandoffs, listStore } from "../lib/store-index.js";
 import { createHandoff } from "../ops/create/create.js";
-import { draftFromTranscript } from "../ops/create/read-transcript.js";
+import { draftFromTranscript, type ReadTranscriptOptions } from "../ops/create/read-transcript.js";
 import { transcriptRoots } from "../ops/create/transcript.js";
 import type { Env } from "../platform/env.js";
-import { readSessionState, writeSessionState } from "./session-state.js";
+import { timestampMs } from "../../shared/time/timestamps.js";
+import { deleteHandoffs, listStore } from "../lib/store-index.js";
+import { documentSha256, isHookWritten, readSessionState, writeSessionState } from "./session-state.js";
 
 export interface AutoHandoffInput {
   session_id: string;
@@ -17,31 +21,42 @@ export interface AutoHandoffInput {
   /** The session's folder, as the agent reported it. */
   cwd: string;
   env: Env;
+  event: AutoEvent;
   /** Said in the handoff: "before compaction (auto)", "at session end (logout)". */
   occasion: string;
   now: Date;
+  /** How to read the transcript: SessionEnd reads its head and end only (its time budget). */
+  read?: ReadTranscriptOptions;
 }
 
-export type AutoHandoffResult = { written: true; path: string; title: string; resume_command: string; expired: number } | { written: false; reason: string };
+export type AutoHandoffResult = { written: true; path: string; title: string; resume_command: string; replaced: boolean; expired: number } | { written: false; reason: string };
 
 /**
- * Writes an automatic handoff of a session from its transcript into the managed store, keyword
- * `auto`, never published: at most one per session every few minutes, and none when the draft
- * is the same as the last one. Old automatic handoffs expire here (AUTO_EXPIRY_MS), once per
- * session, at its first automatic handoff: the store is scanned once, not at every compaction.
+ * Writes a session's automatic handoff from its transcript into the managed store, keyword
+ * `auto`, never published, or updates it: one handoff per session, replaced in place (same path)
+ * when the draft changed, and only while the file there is still the one the hook wrote. Before a
+ * compaction at most one every few minutes (decide.ts). Automatic handoffs the hook wrote more
+ * than AUTO_EXPIRY_MS ago are removed at a session's first write: the store is scanned once per
+ * session, not at every compaction.
  */
 export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHandoffResult> {
   const git = captureGit(input.cwd, input.env);
   git.catch(() => undefined);
-  const draft = draftFromTranscript(input.transcript_path);
+  const draft = draftFromTranscript(input.transcript_path, input.read);
   const captured = await git;
   const body = draftBody(draft, { roots: transcriptRoots(captured, draft.cwd, input.cwd), transcriptPath: input.transcript_path, occasion: input.occasion });
-  // The line counts change with every line the agent appends: they are not what "changed" means.
+  // The line counts, the window and when it was drafted change with every line the agent appends
+  // or every event: they are not what "changed" means.
   const digest = createHash("sha256")
-    .update(body.replace(/^- Read \d+ transcript lines:.*$/m, ""))
+    .update(
+      body
+        .replace(/^- Read \d+ transcript lines:.*$/m, "")
+        .replace(/^- Read [\d.]+ MB of the transcript's.*$/m, "")
+        .replace(/^Drafted [^\n]*? from the session's transcript/m, ""),
+    )
     .digest("hex");
   const last = readSessionState(input.env, input.session_id);
-  const decision = decideAutoHandoff(last, { now_ms: input.now.getTime(), digest });
+  const decision = decideAutoHandoff(last, { now_ms: input.now.getTime(), digest, event: input.event });
   if (!decision.write) return { written: false, reason: decision.reason };
 
   let created: Awaited<ReturnType<typeof createHandoff>>;
@@ -51,34 +66,41 @@ export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHan
     if (error instanceof HandoffError && error.reason === "insufficient") return { written: false, reason: `the transcript does not say enough to resume from yet (${error.message})` };
     throw error;
   }
-  const { path, metadata, resume_command } = created.result;
-  const state: AutoState = { session_id: input.session_id, path, written_at_ms: input.now.getTime(), digest, title: metadata.title };
-  const request = latestRequestIn(created.document);
-  if (request !== undefined) state.request = request;
+  const { metadata } = created.result;
+  const path = replacePrevious(input.env, last, created.result.path);
+  const state: AutoState = {
+    session_id: input.session_id,
+    path,
+    written_at_ms: input.now.getTime(),
+    digest,
+    document_sha256: documentSha256(created.document),
+    title: metadata.title,
+    orientation: orientationOf(draft),
+  };
   writeSessionState(input.env, state);
-  return { written: true, path, title: metadata.title, resume_command, expired: last === undefined ? expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, path) : 0 };
+  const expired = last === undefined ? expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, path) : 0;
+  return { written: true, path, title: metadata.title, resume_command: resumeCommand(path), replaced: last !== undefined && path === last.path, expired };
 }
 
-/** The first quoted line under the objective: the user's latest request as the handoff has it (redacted). */
-function latestRequestIn(document: string): string | undefined {
-  const section = document.indexOf("\n## Objective and current intent\n");
-  if (section < 0) return undefined;
-  const quoted = /^> (.+)$/m.exec(document.slice(section));
-  if (!quoted?.[1]) return undefined;
-  const line = quoted[1].trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-/** The automatic handoffs in the managed store created before `cutoffMs`. */
-export function autoHandoffsBefore(env: Env, cutoffMs: number) {
-  const { entries, warnings } = listStore(env);
-  const auto = entries.filter((e) => e.keywords.includes(AUTO_KEYWORD));
-  return { old: auto.filter((e) => (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoffMs), total: entries.length, warnings };
+/**
+ * The session's previous automatic handoff gives way to the new one: the new file takes its name
+ * when both are in the same folder (the path a SessionStart pointer or a person copied stays
+ * good), else the old one is removed. Only a file that is still exactly what the hook wrote; any
+ * other stays where it is and the new handoff keeps its own name.
+ */
+function replacePrevious(env: Env, last: AutoState | undefined, written: string): string {
+  if (last === undefined || last.path === written || !isHookWritten(env, last)) return written;
+  if (dirname(last.path) === dirname(written)) {
+    renameSync(written, last.path);
+    return last.path;
+  }
+  unlinkSync(last.path);
+  return written;
 }
 
 function expireAutoHandoffs(env: Env, cutoffMs: number, keep: string): number {
-  const { old } = autoHandoffsBefore(env, cutoffMs);
-  const expired = old.filter((e) => e.path !== keep);
+  const { entries } = listStore(env);
+  const expired = entries.filter((e) => e.keywords.includes(AUTO_KEYWORD) && (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoffMs && e.path !== keep);
   deleteHandoffs(expired);
   return expired.length;
 }

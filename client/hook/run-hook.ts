@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { isHandoffError } from "../../shared/errors.js";
-import { compactContext, sessionStartOutput, type StartCandidate, startupContext } from "../../shared/hook/decide.js";
+import { sessionStartOutput, type StartCandidate, startupContext } from "../../shared/hook/decide.js";
+import { compactContext } from "../../shared/hook/orientation.js";
+import type { AutoEvent } from "../../shared/hook/decide.js";
 import { type HookEvent, parseHookEvent } from "../../shared/hook/event.js";
 import { timestampMs } from "../../shared/time/timestamps.js";
 import { configFileFor } from "../lib/config-location.js";
@@ -11,9 +13,11 @@ import { describeFsError } from "../platform/fs.js";
 /**
  * `handoff hook`: a front end for agents' lifecycle hooks, like cli/ and mcp/. It reads one hook
  * event on stdin and acts on it:
- * - PreCompact (manual or auto) and SessionEnd: an automatic handoff from the transcript.
- * - SessionStart: after a compaction, a pointer to the handoff written just before it; at
- *   startup or resume, the best few handoffs for this repository and branch (titles and ages).
+ * - PreCompact (manual or auto), PostCompact and SessionEnd: the session's automatic handoff,
+ *   drafted from the transcript, written or updated (PostCompact with the agent's
+ *   `compact_summary`; SessionEnd from the transcript's head and end, within its time budget).
+ * - SessionStart: after a compaction, a short orientation quoted from that handoff; at startup,
+ *   resume or a fork, the best few handoffs for this repository and branch (titles and ages).
  * It never blocks what the agent is doing: every outcome exits 0, and what went wrong is one line
  * on stderr. Output on stdout is only the JSON the agent reads (SessionStart's context).
  */
@@ -28,6 +32,14 @@ export interface HookOutcome {
 /** The environment variable that turns the automatic handoffs off ("0", "off", "false", "no"). */
 export const AUTO_ENV = "HANDOFF_AUTO";
 
+/**
+ * What SessionEnd reads of a transcript larger than both together: its first and its last bytes.
+ * Claude Code gives all SessionEnd hooks 1.5 s together (a plugin's timeout does not raise it),
+ * Codex at most 3 s; reading a bounded part keeps the time independent of the transcript's size
+ * (docs/agents.md). PreCompact and PostCompact, with no such budget, read the whole file.
+ */
+export const SESSION_END_WINDOW = { headBytes: 2 << 20, tailBytes: 14 << 20 } as const;
+
 export async function runHook(ctx: RunContext, stdinText: string): Promise<HookOutcome> {
   const parsed = parseHookEvent(stdinText);
   if (!parsed.ok) return { message: `handoff hook: ${parsed.reason}` };
@@ -37,8 +49,9 @@ export async function runHook(ctx: RunContext, stdinText: string): Promise<HookO
     if (off) return { message: `handoff hook: automatic handoffs are off (${off})` };
     switch (event.hook_event_name) {
       case "PreCompact":
+      case "PostCompact":
       case "SessionEnd":
-        return await writeFor(event, ctx);
+        return await writeFor(event, event.hook_event_name, ctx);
       case "SessionStart":
         return await startFor(event, ctx);
       default:
@@ -70,14 +83,20 @@ async function autoHandoffsOff(ctx: RunContext): Promise<string | undefined> {
   return undefined;
 }
 
-async function writeFor(event: HookEvent, ctx: RunContext): Promise<HookOutcome> {
-  if (!event.transcript_path) return { message: `handoff hook: the ${event.hook_event_name} event names no transcript_path; nothing was written` };
-  const occasion = event.hook_event_name === "PreCompact" ? `before compaction (${event.trigger ?? "unknown trigger"})` : `at session end (${event.reason ?? "unknown reason"})`;
+async function writeFor(event: HookEvent, name: AutoEvent, ctx: RunContext): Promise<HookOutcome> {
+  if (!event.transcript_path) return { message: `handoff hook: the ${name} event names no transcript_path; nothing was written` };
+  const occasion =
+    name === "PreCompact"
+      ? `before compaction (${event.trigger ?? "unknown trigger"})`
+      : name === "PostCompact"
+        ? `after compaction (${event.trigger ?? "unknown trigger"})`
+        : `at session end (${event.reason ?? "unknown reason"})`;
+  const read = name === "SessionEnd" ? { window: SESSION_END_WINDOW } : name === "PostCompact" && event.compact_summary ? { summary: event.compact_summary } : {};
   const { writeAutoHandoff } = await import("./auto-handoff.js");
-  const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: ctx.env, occasion, now: ctx.now() });
+  const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: ctx.env, event: name, occasion, now: ctx.now(), read });
   if (!result.written) return { message: `handoff hook: no automatic handoff: ${result.reason}` };
   const expired = result.expired > 0 ? `; removed ${result.expired} automatic handoff${result.expired === 1 ? "" : "s"} past their 7 days` : "";
-  return { message: `handoff hook: wrote an automatic handoff ${occasion}: ${result.path}${expired}` };
+  return { message: `handoff hook: ${result.replaced ? "updated the" : "wrote an"} automatic handoff ${occasion}: ${result.path}${expired}` };
 }
 
 async function startFor(event: HookEvent, ctx: RunContext): Promise<HookOutcome> {
@@ -87,7 +106,7 @@ async function startFor(event: HookEvent, ctx: RunContext): Promise<HookOutcome>
     if (!state) return {};
     return { output: sessionStartOutput(compactContext(state, resumeCommand(state.path))) };
   }
-  if (event.source !== "startup" && event.source !== "resume") return {};
+  if (event.source !== "startup" && event.source !== "resume" && event.source !== "fork") return {};
   const candidates = await startCandidates(event.cwd, ctx);
   const context = startupContext(candidates, ctx.now().getTime());
   return context === undefined ? {} : { output: sessionStartOutput(context) };

@@ -6,12 +6,14 @@ export const hookSpec = defineCommand({
   args: "",
   positionals: { min: 0, max: 0 },
   description: `Reads one hook event, as Claude Code or Codex sends it, as JSON on stdin, and acts by event:
-PreCompact (manual or auto) and SessionEnd write an automatic handoff of the session from its
-transcript into the managed store (keyword auto, never published; at most one per session every
-5 minutes, none when nothing changed); SessionStart prints, as the hook's additional context, a
-pointer to the handoff written before a compaction (source compact), or the best one to three
-handoffs for this repository and branch, titles and ages only (startup, resume); silent when
-nothing matches. Always exits 0: what went wrong is one line on stderr. The plugin wires it.`,
+PreCompact (manual or auto), PostCompact and SessionEnd write the session's automatic handoff from
+its transcript into the managed store, or update it in place (keyword auto, never published; none
+when nothing changed; before compactions at most one every 5 minutes; PostCompact carries the
+agent's compact_summary; SessionEnd reads the transcript's first 2 MB and last 14 MB, to return
+within the agents' time budget); SessionStart prints, as the hook's additional context, a short
+orientation quoted from that handoff after a compaction (source compact), or the best one to
+three handoffs for this repository and branch, titles and ages only (startup, resume, fork);
+silent when nothing matches. Always exits 0: what went wrong is one line on stderr.`,
   flags: {},
   exits: { 0: "always: a hook must never block compaction or the session's end" },
   notes: `Off with HANDOFF_AUTO=0 (or off, false, no), or "auto_handoffs": false in the config file.

@@ -1,5 +1,6 @@
 import { shellQuote } from "../ce/resume-command.js";
 import { describeAge } from "../discover/age.js";
+import type { AutoOrientation } from "./orientation.js";
 
 /**
  * Pure decisions and words for `handoff hook`: whether an automatic handoff is due, and what a
@@ -7,56 +8,59 @@ import { describeAge } from "../discover/age.js";
  * module only compares values.
  */
 
-/** At most one automatic handoff per session in this long. */
+/** At most one automatic handoff per session in this long, before compactions (PreCompact only). */
 export const AUTO_MIN_INTERVAL_MS = 5 * 60 * 1000;
-/** Automatic handoffs older than this are removed from the store when the hook writes a new one. */
+/** Automatic handoffs the hook wrote longer ago than this are removed when a session's first one is written. */
 export const AUTO_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
 /** The keyword every automatic handoff carries: discovery finds them, `prune --auto` removes them. */
 export const AUTO_KEYWORD = "auto";
 
-/** What the hook remembers of a session's last automatic handoff. */
+/** What the hook remembers of a session's automatic handoff (docs/storage.md, "Automatic handoffs"). */
 export interface AutoState {
   session_id: string;
   path: string;
   written_at_ms: number;
   /** A digest of the drafted body: the same draft again means nothing changed. */
   digest: string;
+  /** sha256 of the handoff file as written: only a file with exactly these bytes is the hook's to replace or remove. */
+  document_sha256?: string;
   title: string;
-  /** The user's latest request, first line, as written in the handoff (already redacted). */
+  /** What SessionStart quotes after a compaction (already redacted). */
+  orientation?: AutoOrientation;
+  /** Written by earlier versions: the person's latest request, first line. */
   request?: string;
 }
+
+/** The events that write an automatic handoff. */
+export type AutoEvent = "PreCompact" | "PostCompact" | "SessionEnd";
 
 export type AutoDecision = { write: true } | { write: false; reason: string };
 
 /**
- * Whether to write an automatic handoff now.
+ * Whether to write (or update) a session's automatic handoff now: never when the draft is the
+ * same as last time; before a compaction at most once every few minutes (compactions can come in
+ * a burst); after a compaction and at the session's end whenever it changed, so the last turn is
+ * never lost.
  *
  * @example
  * ```ts
- * decideAutoHandoff(undefined, { now_ms: 0, digest: "a" }) // { write: true }
- * decideAutoHandoff({ ..., written_at_ms: 0, digest: "a" }, { now_ms: 60_000, digest: "b" })
+ * decideAutoHandoff(undefined, { now_ms: 0, digest: "a", event: "PreCompact" }) // { write: true }
+ * decideAutoHandoff({ ..., written_at_ms: 0, digest: "a" }, { now_ms: 60_000, digest: "b", event: "PreCompact" })
  * // { write: false, reason: "an automatic handoff for this session was written 1 minute ago ..." }
+ * decideAutoHandoff({ ..., written_at_ms: 0, digest: "a" }, { now_ms: 60_000, digest: "b", event: "SessionEnd" }) // { write: true }
  * ```
  */
-export function decideAutoHandoff(last: AutoState | undefined, next: { now_ms: number; digest: string }): AutoDecision {
+export function decideAutoHandoff(last: AutoState | undefined, next: { now_ms: number; digest: string; event: AutoEvent }): AutoDecision {
   if (last === undefined) return { write: true };
   if (last.digest === next.digest) return { write: false, reason: `nothing changed since the automatic handoff ${last.path}` };
   const since = next.now_ms - last.written_at_ms;
-  if (since >= 0 && since < AUTO_MIN_INTERVAL_MS) {
-    return { write: false, reason: `an automatic handoff for this session was written ${describeAge(since)} (${last.path}); at most one every ${AUTO_MIN_INTERVAL_MS / 60_000} minutes` };
+  if (next.event === "PreCompact" && since >= 0 && since < AUTO_MIN_INTERVAL_MS) {
+    return {
+      write: false,
+      reason: `an automatic handoff for this session was written ${describeAge(since)} (${last.path}); before compactions at most one every ${AUTO_MIN_INTERVAL_MS / 60_000} minutes`,
+    };
   }
   return { write: true };
-}
-
-/**
- * The additional context after a compaction: where the handoff written just before it is and how
- * to orient from it. A pointer, never the body.
- */
-export function compactContext(state: AutoState, resumeCommand: string): string {
-  const lines = [`Handoff wrote an automatic handoff of this session just before the compaction: "${state.title}".`, `Path: ${state.path}`];
-  if (state.request) lines.push(`The user's latest request, in their words: "${state.request}"`);
-  lines.push(`If the summary lost something (a decision, a failed approach, a file), orient from it: ${resumeCommand}`);
-  return lines.join("\n");
 }
 
 export interface StartCandidate {
@@ -74,7 +78,8 @@ export function startupContext(candidates: StartCandidate[], nowMs: number): str
   const lines = [`Handoff found ${candidates.length === 1 ? "a handoff" : `${candidates.length} handoffs`} for this repository and branch (none is loaded; resume one only if the user asks):`];
   for (const c of candidates) {
     const age = c.created_ms === undefined ? "" : `, ${describeAge(Math.max(0, nowMs - c.created_ms))}`;
-    lines.push(`- "${c.title ?? "untitled"}"${age}: handoff resume ${shellQuote(c.path)}`);
+    // Quoted as a JSON string: a title drafted from a transcript cannot leave its quotes.
+    lines.push(`- ${JSON.stringify(c.title ?? "untitled")}${age}: handoff resume ${shellQuote(c.path)}`);
   }
   return lines.join("\n");
 }

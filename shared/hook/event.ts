@@ -2,10 +2,13 @@
  * The hook events `handoff hook` acts on, as Claude Code and Codex send them on stdin. Both send
  * `session_id`, `transcript_path`, `cwd` and `hook_event_name`, plus one field per event:
  * - `PreCompact`: `trigger` (`manual` or `auto`); Claude Code also `custom_instructions`.
- * - `SessionEnd` (Claude Code only): `reason` (`clear`, `logout`, `prompt_input_exit`, `other`...).
- * - `SessionStart`: `source` (`startup`, `resume`, `clear`, `compact`).
+ * - `PostCompact`: `trigger`; Claude Code also `compact_summary`, the summary it just wrote
+ *   (Codex sends none: its summary is the rollout's `compacted` line).
+ * - `SessionEnd`: `reason` (Claude Code: `clear`, `logout`, `prompt_input_exit`, `other`...;
+ *   Codex: always `other`).
+ * - `SessionStart`: `source` (`startup`, `resume`, `clear`, `compact`; Codex also `fork`).
  * Fields this tool does not read are allowed (each agent adds its own: `model`, `turn_id`,
- * `permission_mode`), so a newer agent's event still parses.
+ * `permission_mode`, `agent_id`), so a newer agent's event still parses.
  *
  * Checked by hand, not with zod, on purpose (as the guard's pointer is): a hook starts a process
  * on every compaction and session start, and loading zod costs more than the rest of the check.
@@ -19,10 +22,11 @@ export interface HookEvent {
   trigger?: string;
   source?: string;
   reason?: string;
+  compact_summary?: string;
 }
 
 const REQUIRED = ["hook_event_name", "session_id", "cwd"] as const;
-const OPTIONAL = ["trigger", "source", "reason"] as const;
+const OPTIONAL = ["trigger", "source", "reason", "compact_summary"] as const;
 
 /**
  * Reads a hook event, or says in one line why it cannot.

@@ -62,7 +62,7 @@ describe("plugin manifests", () => {
     expect(entries).toEqual([".claude-plugin", ".codex-plugin", ".mcp.json", "hooks", "skills"]);
   });
 
-  it("hooks: 'handoff guard' before Read, Grep, Glob, Bash and Handoff's own MCP tools; 'handoff hook' at PreCompact, SessionEnd and SessionStart", () => {
+  it("hooks: 'handoff guard' before Read, Grep, Glob, Bash and Handoff's own MCP tools; 'handoff hook' at PreCompact, PostCompact, SessionEnd and SessionStart", () => {
     const hooks = json(inPlugin("hooks/hooks.json")) as { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string }[] }[]> };
     const entries = hooks.hooks.PreToolUse!;
     expect(entries.map((e) => e.matcher).sort()).toEqual(["Bash", "Read|Grep|Glob", "mcp__handoff__.*|mcp__plugin_handoff_handoff__.*"]);
@@ -71,10 +71,13 @@ describe("plugin manifests", () => {
     expect(["mcp__handoff__orient", "mcp__handoff__publish", "mcp__plugin_handoff_handoff__create"].every((name) => mcp.test(name))).toBe(true);
     expect(["mcp__other__orient", "Read"].some((name) => mcp.test(name))).toBe(false);
     for (const entry of entries) expect(entry.hooks).toEqual([{ type: "command", command: "handoff guard" }]);
-    expect(Object.keys(hooks.hooks)).toEqual(["PreToolUse", "PreCompact", "SessionEnd", "SessionStart"]);
+    expect(Object.keys(hooks.hooks)).toEqual(["PreToolUse", "PreCompact", "PostCompact", "SessionEnd", "SessionStart"]);
     expect(hooks.hooks.PreCompact![0]!.matcher).toBe("manual|auto");
-    expect(hooks.hooks.SessionStart![0]!.matcher).toBe("startup|resume|compact");
-    for (const event of ["PreCompact", "SessionEnd", "SessionStart"]) {
+    expect(hooks.hooks.PostCompact![0]!.matcher).toBe("manual|auto");
+    expect(hooks.hooks.SessionStart![0]!.matcher).toBe("startup|resume|compact|fork");
+    // Codex clamps a SessionEnd hook's timeout to 3 s (and warns at every start when it is more).
+    expect((hooks.hooks.SessionEnd![0]!.hooks[0] as { timeout?: number }).timeout).toBeLessThanOrEqual(3);
+    for (const event of ["PreCompact", "PostCompact", "SessionEnd", "SessionStart"]) {
       expect(
         hooks.hooks[event]![0]!.hooks.map((h) => h.command),
         event,

@@ -190,6 +190,35 @@ describe("redaction comes before any cut", () => {
   });
 });
 
+describe("a windowed read (SessionEnd's budget)", () => {
+  it("reads the head and the tail of a large transcript: the task from its start, where it stands from its end, and says so", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-window", cwd: b.repo });
+    const path = join(b.dir, "window.jsonl");
+    const filler = cc.userBlocks([cc.toolResult("none", "z".repeat(10_000))]);
+    writeFileSync(
+      path,
+      [
+        cc.userText("Port the exporter to streams"),
+        ...Array.from({ length: 100 }, () => filler),
+        cc.userText("a request in the middle nobody reads"),
+        ...Array.from({ length: 100 }, () => filler),
+        cc.userText("now add the CSV header"),
+        cc.assistant([cc.text("The header is written; tests pass.")]),
+      ].join("\n"),
+    );
+    const size = statSync(path).size;
+    const draft = draftFromTranscript(path, { window: { headBytes: 64 * 1024, tailBytes: 64 * 1024 } });
+    expect(draft.task?.text).toBe("Port the exporter to streams");
+    expect(draft.latest.map((r) => r.text)).toEqual(["now add the CSV header", "Port the exporter to streams"]);
+    expect(draft.status?.text).toBe("The header is written; tests pass.");
+    expect(draft.window).toEqual({ read_bytes: 128 * 1024, total_bytes: size });
+    expect(draftBody(draft, { roots: [b.repo] })).toMatch(/Read 0\.1 MB of the transcript's 2\.\d MB, its start and its end/);
+    // A file within the window is read whole.
+    expect(draftFromTranscript(path, { window: { headBytes: size, tailBytes: 0 } }).window).toBeUndefined();
+  });
+});
+
 describe("the streaming reader", () => {
   it("skips a line longer than its limit and still reads the lines around it, also when the file ends without a newline", () => {
     const b = box();

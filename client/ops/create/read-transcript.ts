@@ -19,6 +19,14 @@ export const TRANSCRIPT_READ = {
 
 export interface ReadTranscriptOptions {
   maxLineBytes?: number;
+  /**
+   * Read at most the first `headBytes` and the last `tailBytes` of a larger file (whole lines
+   * only): the task and the session's facts are at its start, where it stands at its end. Time
+   * then depends on these, not on the transcript's size (SessionEnd's budget, docs/agents.md).
+   */
+  window?: { headBytes: number; tailBytes: number };
+  /** The agent's compaction summary from the hook event (PostCompact's `compact_summary`): the newest. */
+  summary?: string;
 }
 
 /**
@@ -42,7 +50,17 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
     const head = reader.peek();
     if (/^\s*\{\s*(?:\r?\n|$)/.test(head)) readGeminiDocument(fd, stat.size, path, drafter);
     else if (startsGeminiJsonl(head)) reader.geminiLines(stat.size);
-    else reader.lines(0, Number.POSITIVE_INFINITY, false, true);
+    else {
+      const window = options.window;
+      if (window && stat.size > window.headBytes + window.tailBytes) {
+        reader.lines(0, window.headBytes, false, false);
+        reader.lines(stat.size - window.tailBytes, stat.size, true, true);
+        drafter.readWindow(window.headBytes + window.tailBytes, stat.size);
+      } else {
+        reader.lines(0, Number.POSITIVE_INFINITY, false, true);
+      }
+    }
+    if (options.summary !== undefined && options.summary.trim() !== "") drafter.pushSummary(options.summary);
     return drafter.draft();
   } finally {
     closeSync(fd);
