@@ -11,9 +11,7 @@ import { createHandoff } from "../ops/create/create.js";
 import { draftFromTranscript, type ReadTranscriptOptions } from "../ops/create/read-transcript.js";
 import { transcriptRoots } from "../ops/create/transcript.js";
 import type { Env } from "../platform/env.js";
-import { timestampMs } from "../../shared/time/timestamps.js";
-import { deleteHandoffs, listStore } from "../lib/store-index.js";
-import { documentSha256, isHookWritten, readSessionState, writeSessionState } from "./session-state.js";
+import { documentSha256, expireAutoHandoffs, isHookWritten, readSessionState, writeSessionState } from "./session-state.js";
 
 export interface AutoHandoffInput {
   session_id: string;
@@ -78,7 +76,7 @@ export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHan
     orientation: orientationOf(draft),
   };
   writeSessionState(input.env, state);
-  const expired = last === undefined ? expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, path) : 0;
+  const expired = last === undefined ? expireAutoHandoffs(input.env, input.now.getTime() - AUTO_EXPIRY_MS, input.session_id) : 0;
   return { written: true, path, title: metadata.title, resume_command: resumeCommand(path), replaced: last !== undefined && path === last.path, expired };
 }
 
@@ -96,11 +94,4 @@ function replacePrevious(env: Env, last: AutoState | undefined, written: string)
   }
   unlinkSync(last.path);
   return written;
-}
-
-function expireAutoHandoffs(env: Env, cutoffMs: number, keep: string): number {
-  const { entries } = listStore(env);
-  const expired = entries.filter((e) => e.keywords.includes(AUTO_KEYWORD) && (timestampMs(e.created_at) ?? Number.POSITIVE_INFINITY) < cutoffMs && e.path !== keep);
-  deleteHandoffs(expired);
-  return expired.length;
 }

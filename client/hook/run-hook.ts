@@ -95,7 +95,7 @@ async function writeFor(event: HookEvent, name: AutoEvent, ctx: RunContext): Pro
   const { writeAutoHandoff } = await import("./auto-handoff.js");
   const result = await writeAutoHandoff({ session_id: event.session_id, transcript_path: event.transcript_path, cwd: event.cwd, env: ctx.env, event: name, occasion, now: ctx.now(), read });
   if (!result.written) return { message: `handoff hook: no automatic handoff: ${result.reason}` };
-  const expired = result.expired > 0 ? `; removed ${result.expired} automatic handoff${result.expired === 1 ? "" : "s"} past their 7 days` : "";
+  const expired = result.expired > 0 ? `; removed ${result.expired} automatic handoff${result.expired === 1 ? "" : "s"} it wrote more than 7 days ago` : "";
   return { message: `handoff hook: ${result.replaced ? "updated the" : "wrote an"} automatic handoff ${occasion}: ${result.path}${expired}` };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { AutoState } from "../../shared/hook/decide.js";
 import { parseAutoState } from "../../shared/hook/state.js";
@@ -70,4 +70,33 @@ export function isHookWritten(env: Env, state: AutoState): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes the automatic handoffs the hook wrote before `cutoffMs`, as its own state records them,
+ * and their state files; `keep` (this session's) stays. Never by keyword: a handoff of the user's
+ * that carries `auto` is not the hook's. Returns how many handoffs were removed.
+ */
+export function expireAutoHandoffs(env: Env, cutoffMs: number, keepSession: string): number {
+  let removed = 0;
+  for (const root of safeRoots(env)) {
+    const dir = join(root, STATE_FOLDER);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = join(dir, name);
+      const state = readStateFile(file);
+      if (state === undefined || state.session_id === keepSession || state.written_at_ms >= cutoffMs) continue;
+      if (isHookWritten(env, state)) {
+        unlinkSync(state.path);
+        removed++;
+      }
+      unlinkSync(file);
+    }
+  }
+  return removed;
 }

@@ -17,6 +17,6 @@ silent when nothing matches. Always exits 0: what went wrong is one line on stde
   flags: {},
   exits: { 0: "always: a hook must never block compaction or the session's end" },
   notes: `Off with HANDOFF_AUTO=0 (or off, false, no), or "auto_handoffs": false in the config file.
-Automatic handoffs expire after 7 days (removed when a session's first one is written);
-'handoff prune --auto' removes them sooner.`,
+The automatic handoffs the hook wrote expire after 7 days (removed, as its own state records
+them, when a session's first one is written); 'handoff prune --auto' removes them sooner.`,
 });

@@ -59,6 +59,18 @@ function listMd(dir: string): string[] {
     .map((p) => join(dir, p));
 }
 
+/** Moves a session's last automatic write back in time (every session's, or the one named), as if the minutes had passed. */
+function ageState(root: string, minutes: number, sessionId?: string): void {
+  const dir = join(root, "handoff-sessions");
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const state = JSON.parse(readFileSync(path, "utf8")) as { session_id: string; written_at_ms: number };
+    if (sessionId !== undefined && state.session_id !== sessionId) continue;
+    state.written_at_ms -= minutes * 60_000;
+    writeFileSync(path, JSON.stringify(state));
+  }
+}
+
 describe("PreCompact and SessionEnd (Claude Code)", () => {
   it("PreCompact auto writes one automatic handoff (keyword auto) into the managed store; stdout stays empty", async () => {
     const u = user();
@@ -328,24 +340,24 @@ describe("opt-out and expiry", () => {
     expect(u.store()).toEqual([]);
   });
 
-  it("a session's first automatic handoff removes automatic handoffs past 7 days, and only those", async () => {
+  it("a session's first automatic handoff removes the ones the hook wrote more than 7 days ago, as its state records them; a handoff of the user's with the keyword auto survives", async () => {
     const u = user();
-    const old = async (title: string, keywords: string[]) => {
-      const made = await runProgram("handoff", ["create", "--json", "--title", title, ...keywords.flatMap((k) => ["--keyword", k])], {
-        cwd: u.repo,
-        env: u.env,
-        input: "# Old\n\n## Current state\nOld.\n",
-      });
+    const mine = async (title: string) => {
+      const made = await runProgram("handoff", ["create", "--json", "--title", title, "--keyword", "auto"], { cwd: u.repo, env: u.env, input: "# Old\n\n## Current state\nOld.\n" });
       const { path } = JSON.parse(made.stdout) as { path: string };
       writeFileSync(path, readFileSync(path, "utf8").replace(/^created_at: .*$/m, 'created_at: "2026-11-01T00:00:00Z"'));
       return path;
     };
-    const expiredAuto = await old("Old automatic", ["auto"]);
-    const keptMine = await old("Old but mine", ["notes"]);
+    const myAuto = await mine("My own auto notes");
+    // An automatic handoff of an earlier session, written by the hook eight days ago.
+    await u.hook({ ...u.common, session_id: "session-old", hook_event_name: "PreCompact", trigger: "auto" });
+    const [hookWritten] = u.store().filter((p) => p !== myAuto);
+    ageState(u.env.HANDOFF_ROOT, 8 * 24 * 60, "session-old");
     const run = await u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto" });
-    expect(run.stderr).toContain("removed 1 automatic handoff past their 7 days");
-    expect(existsSync(expiredAuto)).toBe(false);
-    expect(existsSync(keptMine)).toBe(true);
+    expect(run.stderr).toContain("removed 1 automatic handoff it wrote more than 7 days ago");
+    expect(existsSync(hookWritten!)).toBe(false);
+    expect(existsSync(myAuto)).toBe(true);
+    expect(u.store()).toHaveLength(2);
   });
 
   it("prune --auto removes automatic handoffs only", async () => {
