@@ -38,7 +38,7 @@ export const AUTO_ENV = "HANDOFF_AUTO";
  * Codex at most 3 s; reading a bounded part keeps the time independent of the transcript's size
  * (docs/agents.md). PreCompact and PostCompact, with no such budget, read the whole file.
  */
-export const SESSION_END_WINDOW = { headBytes: 2 << 20, tailBytes: 14 << 20 } as const;
+export const SESSION_END_WINDOW = { headBytes: 1 << 20, tailBytes: 7 << 20 } as const;
 
 export async function runHook(ctx: RunContext, stdinText: string): Promise<HookOutcome> {
   const parsed = parseHookEvent(stdinText);

@@ -9,7 +9,7 @@ export const hookSpec = defineCommand({
 PreCompact (manual or auto), PostCompact and SessionEnd write the session's automatic handoff from
 its transcript into the managed store, or update it in place (keyword auto, never published; none
 when nothing changed; before compactions at most one every 5 minutes; PostCompact carries the
-agent's compact_summary; SessionEnd reads the transcript's first 2 MB and last 14 MB, to return
+agent's compact_summary; SessionEnd reads the transcript's first 1 MB and last 7 MB, to return
 within the agents' time budget); SessionStart prints, as the hook's additional context, a short
 orientation quoted from that handoff after a compaction (source compact), or the best one to
 three handoffs for this repository and branch, titles and ages only (startup, resume, fork);

@@ -187,6 +187,32 @@ export class TranscriptDrafter {
     this.window = { read_bytes: readBytes, total_bytes: totalBytes };
   }
 
+  /** Whether a compaction summary was read (a windowed reader looks further back for one when not). */
+  hasSummary(): boolean {
+    return this.summary !== undefined;
+  }
+
+  /** The transcript's format, once a line has said it. */
+  format(): TranscriptFormat | undefined {
+    return this.meta.format;
+  }
+
+  /**
+   * The latest compaction summary, found in the part of the transcript a windowed read skipped:
+   * kept as the session's summary, but it opens no segment (what followed it was not read in order).
+   */
+  pushEarlierSummary(line: string): void {
+    const reading = readTranscriptLine(line);
+    if (reading.outcome !== "used") return;
+    for (const event of reading.events) {
+      if (event.kind !== "said" || event.voice.kind !== "summary") continue;
+      const held = hold(summaryBody(event.voice.text), DRAFT_LIMITS.summaryRawChars, event.at);
+      if (held.text === "") continue;
+      this.summary = { held, source: "transcript" };
+      this.compactions = Math.max(this.compactions, 1);
+    }
+  }
+
   /**
    * Whether a tool result for `id` would be kept: only a command still waiting for its result.
    * Lets a reader skip decoding a bulky result line that no pending command asked for.

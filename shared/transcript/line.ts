@@ -16,8 +16,7 @@ import { classifyUserText, type Voice } from "./voice.js";
  * Every user-role text goes through {@link classifyUserText}: who said it is decided there.
  */
 
-export type { LineReading, PlanItem, TranscriptEvent, TranscriptFormat } from "./events.js";
-export { firstMeaningfulLine } from "./events.js";
+export type { LineReading } from "./events.js";
 
 /** Line types Claude Code writes that a handoff has no use for: skipped, not "unknown". */
 const CLAUDE_SKIPPED = new Set(["progress", "summary", "file-history-snapshot", "attachment", "custom-title", "tag", "agent-name"]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftFromTranscript } from "../../client/ops/create/read-transcript.js";
 import { ensureBuilt, repoRoot, runCli, runMarker, runTmpdir } from "../helpers/cli.js";
 import { draftBody } from "../../shared/transcript/render.js";
-import { claude, gemini } from "../helpers/transcripts.js";
+import { claude, gemini, summarySample } from "../helpers/transcripts.js";
 import { userBoxes } from "../helpers/user-box.js";
 import { makeRepo, tempDir } from "./git-repo.js";
 
@@ -216,6 +216,28 @@ describe("a windowed read (SessionEnd's budget)", () => {
     expect(draftBody(draft, { roots: [b.repo] })).toMatch(/Read 0\.1 MB of the transcript's 2\.\d MB, its start and its end/);
     // A file within the window is read whole.
     expect(draftFromTranscript(path, { window: { headBytes: size, tailBytes: 0 } }).window).toBeUndefined();
+  });
+
+  it("finds the latest compaction summary in the skipped part when the end holds none", () => {
+    const b = box();
+    const cc = claude({ sessionId: "s-window-summary", cwd: b.repo });
+    const path = join(b.dir, "window-summary.jsonl");
+    const filler = cc.userBlocks([cc.toolResult("none", "z".repeat(10_000))]);
+    writeFileSync(
+      path,
+      [
+        cc.userText("Port the exporter to streams"),
+        ...Array.from({ length: 50 }, () => filler),
+        cc.compactBoundary(),
+        cc.compactSummary(summarySample("port the exporter to streams")),
+        ...Array.from({ length: 150 }, () => filler),
+        cc.assistant([cc.text("The header is written; tests pass.")]),
+      ].join("\n"),
+    );
+    const draft = draftFromTranscript(path, { window: { headBytes: 64 * 1024, tailBytes: 64 * 1024 } });
+    expect(draft.summary?.sections.find((s) => s.role === "unfinished")?.text).toBe("- Document the streaming option");
+    expect(draft.compactions).toBe(1);
+    expect(draft.status?.text).toBe("The header is written; tests pass.");
   });
 });
 

@@ -53,8 +53,16 @@ export function draftFromTranscript(path: string, options: ReadTranscriptOptions
     else {
       const window = options.window;
       if (window && stat.size > window.headBytes + window.tailBytes) {
+        const tailStart = stat.size - window.tailBytes;
         reader.lines(0, window.headBytes, false, false);
-        reader.lines(stat.size - window.tailBytes, stat.size, true, true);
+        reader.lines(tailStart, stat.size, true, true);
+        // The latest compaction summary is the best account of what the skipped part held.
+        if (!drafter.hasSummary()) {
+          const format = drafter.format();
+          const markers = format === "claude-code" ? [SUMMARY_MARKERS[0]] : format === "codex" ? [SUMMARY_MARKERS[1]] : SUMMARY_MARKERS;
+          const line = reader.lastLineWith(markers, Math.max(window.headBytes, tailStart - SUMMARY_SEARCH_BYTES), tailStart);
+          if (line !== undefined) drafter.pushEarlierSummary(line);
+        }
         drafter.readWindow(window.headBytes + window.tailBytes, stat.size);
       } else {
         reader.lines(0, Number.POSITIVE_INFINITY, false, true);
@@ -122,6 +130,11 @@ function readGeminiDocument(fd: number, size: number, path: string, drafter: Tra
   drafter.pushEvents(session.events());
 }
 
+/** How a compaction summary's line says so: Claude Code's flag, Codex's line type. */
+const SUMMARY_MARKERS: [Buffer, Buffer] = [Buffer.from('"isCompactSummary":true'), Buffer.from('"type":"compacted"')];
+/** How far back from the end's window a windowed read looks for the latest compaction summary. */
+const SUMMARY_SEARCH_BYTES = 32 << 20;
+
 /** Lines shorter than this are parsed whatever they hold: the check would cost about as much. */
 const BULKY_LINE = 4096;
 /** Where a tool-result line names its kind and id: before the result's content. */
@@ -156,6 +169,56 @@ class LineReader {
       if (this.unwantedResult(bytes)) this.drafter.pushUnwantedResult();
       else this.drafter.push(this.decoder.decode(bytes));
     });
+  }
+
+  /**
+   * The last line in [from, to) holding one of `markers`, searched backwards chunk by chunk (a
+   * byte search, no parse), or undefined; a line longer than the reader's limit is not returned.
+   */
+  lastLineWith(markers: Buffer[], from: number, to: number): string | undefined {
+    const { buffer } = this;
+    const overlap = Math.max(...markers.map((m) => m.length));
+    let end = to;
+    while (end > from) {
+      const start = Math.max(from, end - buffer.length);
+      const read = readSync(this.fd, buffer, 0, end - start, start);
+      const chunk = buffer.subarray(0, read);
+      const at = Math.max(...markers.map((m) => chunk.lastIndexOf(m)));
+      if (at >= 0) return this.lineAround(start + at);
+      if (start === from) break;
+      end = start + overlap;
+    }
+    return undefined;
+  }
+
+  /** The whole line holding byte `position`. */
+  private lineAround(position: number): string | undefined {
+    const probe = Buffer.allocUnsafe(64 * 1024);
+    let start = position;
+    for (;;) {
+      const from = Math.max(0, start - probe.length);
+      const read = readSync(this.fd, probe, 0, start - from, from);
+      const newline = probe.subarray(0, read).lastIndexOf(10);
+      if (newline >= 0) {
+        start = from + newline + 1;
+        break;
+      }
+      start = from;
+      if (from === 0 || position - start > this.maxLine) break;
+    }
+    const bytes: Buffer[] = [];
+    let length = 0;
+    for (let at = start; length <= this.maxLine; ) {
+      const read = readSync(this.fd, probe, 0, probe.length, at);
+      if (read === 0) break;
+      const newline = probe.subarray(0, read).indexOf(10);
+      const part = Buffer.from(probe.subarray(0, newline < 0 ? read : newline));
+      bytes.push(part);
+      length += part.length;
+      if (newline >= 0) break;
+      at += read;
+    }
+    return length > this.maxLine || position - start > this.maxLine ? undefined : this.decoder.decode(Buffer.concat(bytes));
   }
 
   /** A Gemini CLI JSONL session: records are final only once read (rewrites, rewinds), so events come at the end. */
