@@ -5,6 +5,7 @@ import { resumeCommand } from "../../shared/ce/resume-command.js";
 import { HandoffError } from "../../shared/errors.js";
 import { AUTO_EXPIRY_MS, AUTO_KEYWORD, type AutoEvent, type AutoState, decideAutoHandoff } from "../../shared/hook/decide.js";
 import { orientationOf } from "../../shared/hook/orientation.js";
+import { refuseEmptyDraft } from "../../shared/transcript/drafter.js";
 import { draftBody } from "../../shared/transcript/render.js";
 import { captureGit } from "../lib/git.js";
 import { createHandoff } from "../ops/create/create.js";
@@ -42,6 +43,12 @@ export async function writeAutoHandoff(input: AutoHandoffInput): Promise<AutoHan
   git.catch(() => undefined);
   const draft = draftFromTranscript(input.transcript_path, input.read);
   const captured = await git;
+  try {
+    refuseEmptyDraft(draft);
+  } catch (error) {
+    if (error instanceof HandoffError) return { written: false, reason: error.message };
+    throw error;
+  }
   const body = draftBody(draft, { roots: transcriptRoots(captured, draft.cwd, input.cwd), transcriptPath: input.transcript_path, occasion: input.occasion });
   // The line counts, the window and when it was drafted change with every line the agent appends
   // or every event: they are not what "changed" means.

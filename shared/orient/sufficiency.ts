@@ -4,10 +4,11 @@ import type { Orientation, SourceDocument } from "./types.js";
 
 /**
  * sufficient: an objective and a current state, in the source's own words.
- * unsure: a reader recovers one of them, or the objective is thin: written with a warning, never lost.
+ * unsure: a reader misses one of them or finds it thin, or recovers neither from a body that does
+ * say something (prose without labels, a log, another language): written with a warning, never lost.
  * insufficient: it says next to nothing (a word, "see chat", a file list, labels with nothing
- * after them), or a reader recovers neither where things stand nor more than a title for the
- * objective: create refuses it unless told to keep it.
+ * after them): create refuses it unless told to keep it. Only what is clearly empty is refused:
+ * refusing a real handoff at the end of a session loses it, accepting a thin one costs a warning.
  */
 export type Verdict = "sufficient" | "unsure" | "insufficient";
 
@@ -46,10 +47,9 @@ export function judgeSufficiency(o: Orientation, evidence: Evidence): Sufficienc
   const empty = evidence.substance < EMPTY_BELOW;
   const thin: MissingPart[] = [];
   if (!missing.includes("objective") && (evidence.objective === "metadata" || countContentWords(o.objective ?? "", 2) < 2)) thin.push("objective");
-  // A title names a subject; over a state or a checklist it is the objective, but with nothing
-  // said about where things stand it is a heading over nothing a session could resume.
-  const nothingRecovered = missing.includes("current_state") && (missing.includes("objective") || thin.includes("objective") || evidence.objective === "title");
-  const verdict: Verdict = empty || nothingRecovered ? "insufficient" : missing.length > 0 || thin.length > 0 ? "unsure" : "sufficient";
+  // A title alone names a subject, not the work: with nothing said of where things stand it is thin.
+  if (!missing.includes("objective") && !thin.includes("objective") && evidence.objective === "title" && missing.includes("current_state")) thin.push("objective");
+  const verdict: Verdict = empty ? "insufficient" : missing.length > 0 || thin.length > 0 ? "unsure" : "sufficient";
   return { verdict, sufficient: verdict !== "insufficient" && missing.length === 0, missing, thin, empty };
 }
 

@@ -1,3 +1,4 @@
+import { HandoffError } from "../errors.js";
 import { clip, Finisher, type Held, hold } from "./clean.js";
 import type { LineReading, PlanItem, TranscriptEvent, TranscriptFormat } from "./events.js";
 import { readTranscriptLine } from "./line.js";
@@ -449,4 +450,23 @@ export class TranscriptDrafter {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Refuses a draft that carries nothing of its session: no request of the person's, no word of the
+ * agent's, no summary, plan, edit or command. Its rendered body would still have a title and
+ * boilerplate, which sufficiency (it judges what a body says, not where it came from) would
+ * write as "unsure"; a transcript with nothing in it yet is no handoff at all.
+ *
+ * @example
+ * ```ts
+ * refuseEmptyDraft(new TranscriptDrafter().draft()) // throws HandoffError("insufficient", ...)
+ * ```
+ */
+export function refuseEmptyDraft(draft: TranscriptDraft): void {
+  const says = draft.task ?? draft.latest[0] ?? draft.status ?? draft.summary ?? draft.plan?.[0] ?? draft.edited[0] ?? draft.failed[0] ?? draft.commands[0];
+  if (says !== undefined) return;
+  throw new HandoffError("insufficient", "the transcript has nothing to resume from yet: no request of the person's, no word of the agent's, no plan, edit or command; nothing was written", {
+    hint: "pass the transcript of a session that has started, or write the handoff yourself (handoff create --body-file F)",
+  });
 }

@@ -84,7 +84,7 @@ describe("create --from-transcript", () => {
     writeFileSync(transcript, [cc.progress(), cc.snapshot(), "{torn"].join("\n"));
     const run = await runCli(["create", "--from-transcript", transcript], { cwd: b.repo, env: b.env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("it says nowhere where things stand");
+    expect(run.stderr).toContain("the transcript has nothing to resume from yet");
     expect(existsSync(join(b.dir, "store"))).toBe(false);
   });
 

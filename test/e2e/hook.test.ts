@@ -320,7 +320,7 @@ describe("a hook that cannot act still exits 0, with one line on stderr, and wri
     writeFileSync(u.transcript, `${u.cc.progress()}\n${u.cc.snapshot()}\n`);
     const run = await u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto" });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("does not say enough to resume from");
+    expect(run.stderr).toContain("the transcript has nothing to resume from yet");
     expect(u.store()).toEqual([]);
   });
 });

@@ -2,8 +2,13 @@ import type { GitCapture } from "../../lib/git.js";
 
 /** A body drafted from a transcript file, paths written relative to the repository or the session's folder. */
 export async function transcriptBody(path: string, cwd: string, git: GitCapture | undefined): Promise<string> {
-  const [{ draftFromTranscript }, { draftBody }] = await Promise.all([import("./read-transcript.js"), import("../../../shared/transcript/render.js")]);
+  const [{ draftFromTranscript }, { draftBody }, { refuseEmptyDraft }] = await Promise.all([
+    import("./read-transcript.js"),
+    import("../../../shared/transcript/render.js"),
+    import("../../../shared/transcript/drafter.js"),
+  ]);
   const draft = draftFromTranscript(path);
+  refuseEmptyDraft(draft);
   return draftBody(draft, { roots: transcriptRoots(git, draft.cwd, cwd), transcriptPath: path });
 }
 

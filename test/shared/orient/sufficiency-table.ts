@@ -312,24 +312,24 @@ export const SUFFICIENCY_TABLE: SufficiencyRow[] = [
   { name: "placeholders", style: "empty", body: "Goal: TBD\nStatus: TBD\nNext: ...\n", verdict: "insufficient", objective: "TBD", state: "TBD" },
   { name: "a link only", style: "empty", body: "https://chat.example.com/thread/123\n", verdict: "insufficient" },
   { name: "a template checklist", style: "empty", body: "# Handoff\n\n- [ ] TODO\n", verdict: "insufficient" },
-  // Neither part recovered: a reader gets no objective beyond a title and nothing about where things stand.
+  // Neither part recovered from a body that says something: written with a warning, never refused.
   {
     name: "a title and a paragraph that says nothing of the work",
     style: "prose",
     body: "# Auth rework\n\nWe talked about tokens with the platform team.\n",
-    verdict: "insufficient",
+    verdict: "unsure",
     objective: "Auth rework",
   },
   {
     name: "a pasted error log only",
     style: "fenced code",
     body: "```\nError: ENOENT: no such file or directory, open 'config.json'\n    at Object.openSync (node:fs:573:18)\n```\n",
-    verdict: "insufficient",
+    verdict: "unsure",
   },
   {
     name: "a handoff in German (its labels are not recognised)",
     style: "other language",
     body: "Ziel: den Parser fertigstellen.\nStand: die Tests schlagen noch fehl.\n",
-    verdict: "insufficient",
+    verdict: "unsure",
   },
 ];
