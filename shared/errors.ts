@@ -51,6 +51,8 @@ export const ERROR_REASONS = [
   "revoked",
   /** A share link has used up its views. */
   "exhausted",
+  /** A passphrase link is locked after too many wrong passphrases, until its owner resets or revokes it. */
+  "locked",
   /** No credentials, or malformed credentials. */
   "unauthorized",
   /** Credentials do not grant this. */
@@ -138,6 +140,7 @@ export function exitCodeFor(reason: ErrorReason): ExitCode {
     case "expired":
     case "revoked":
     case "exhausted":
+    case "locked":
     case "unauthorized":
     case "forbidden":
     case "rate_limited":
@@ -168,6 +171,8 @@ export function httpStatusFor(reason: ErrorReason): number {
       return 410;
     case "too_large":
       return 413;
+    case "locked":
+      return 423;
     case "insufficient":
     case "diverged":
     case "secrets_found":

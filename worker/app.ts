@@ -7,7 +7,7 @@ import { readHandoff, readHandoffMeta } from "./handlers/read.js";
 import { revokeHandoff } from "./handlers/revoke.js";
 import { readerAsset, sharePage } from "./handlers/share-page.js";
 import { listTeamHandoffs } from "./handlers/team.js";
-import { readViewLog } from "./handlers/view-log.js";
+import { readViewLog, unlockHandoff } from "./handlers/view-log.js";
 import { notFound, onError } from "./http/errors.js";
 import { rateLimited } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
@@ -30,6 +30,7 @@ export function createApp(): Hono<AppEnv> {
   app.get("/v1/handoffs/:id/meta", read, readHandoffMeta);
   app.get("/v1/handoffs/:id/views", read, readViewLog);
   app.delete("/v1/handoffs/:id", write, revokeHandoff);
+  app.post("/v1/handoffs/:id/unlock", write, unlockHandoff);
   app.get("/v1/team/handoffs", read, listTeamHandoffs);
   app.get("/h/:id", sharePage);
   app.get("/h/assets/:file", readerAsset);

@@ -61,6 +61,19 @@ export const viewLogSchema = z.strictObject({
   expires_at: z.iso.datetime(),
   revoked_at: z.nullable(z.iso.datetime()),
   view_times: z.array(z.iso.datetime()).check(z.maxLength(20)),
+  /**
+   * A passphrase link only: its wrong passphrases so far, the wait they imposed (null: none now)
+   * and the lock (null: not locked), with the limits that apply (docs/api.md, "Wrong passphrases").
+   */
+  passphrase: z.optional(
+    z.strictObject({
+      wrong_passphrases: z.int().check(z.minimum(0)),
+      slow_after: z.int().check(z.minimum(1)),
+      lock_after: z.int().check(z.minimum(1)),
+      judge_after: z.nullable(z.iso.datetime()),
+      locked_at: z.nullable(z.iso.datetime()),
+    }),
+  ),
 });
 export type ViewLog = z.infer<typeof viewLogSchema>;
 

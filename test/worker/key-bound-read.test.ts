@@ -9,7 +9,7 @@ import { openHandoff, sealHandoff } from "../../shared/crypto/envelope.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { deriveReadToken } from "../../shared/crypto/read-token.js";
 import { newHandoffId, sha256Base64Url } from "../../shared/ids/tokens.js";
-import { ACCESS_STATE_KEY } from "../../worker/durable/access-state.js";
+import { ACCESS_STATE_KEY, ACCESS_STATE_VERSION } from "../../worker/durable/access-state.js";
 import { putBody } from "../../worker/storage/bodies-r2.js";
 import { accessStub, call, errorCode, publish } from "./helpers.js";
 
@@ -95,7 +95,7 @@ describe("publishing registers the read token", () => {
   it("stores only the token's SHA-256 (state v2 and later), never the token", async () => {
     const link = await publishSealed("");
     const state = await runInDurableObject(accessStub(link.id), async (_instance, ctx) => ctx.storage.kv.get<Record<string, unknown>>(ACCESS_STATE_KEY));
-    expect(state).toMatchObject({ v: 3, read_hash: await sha256Base64Url(link.readToken) });
+    expect(state).toMatchObject({ v: ACCESS_STATE_VERSION, read_hash: await sha256Base64Url(link.readToken) });
     expect(JSON.stringify(state)).not.toContain(link.readToken);
   });
 });

@@ -12,13 +12,13 @@ import {
   type AccessState,
   decideOwnerView,
   decidePeek,
-  decideRead,
   isSpent,
+  judgeRead,
   LAST_VIEW_GRACE_MS,
   newAccessState,
   type OwnerDecision,
   RECLAIM_GRACE_MS,
-  recordView,
+  resetPassphraseLimit,
 } from "./access-state.js";
 
 export type RevokeOutcome = { ok: true } | { ok: false; reason: "not_found" | "forbidden" };
@@ -58,17 +58,18 @@ export class HandoffAccess extends DurableObject<Bindings> {
     return this.consumeViewAt(callerTeam, readHash, Date.now());
   }
 
-  /** `consumeView` at an explicit time (tests drive the clock through this). */
+  /**
+   * `consumeView` at an explicit time (tests drive the clock through this). The decision and its
+   * write (a view counted, or a wrong passphrase counted) happen with no await in between.
+   */
   async consumeViewAt(callerTeam: string | null, readHash: string | null, now: number): Promise<AccessDecision> {
-    const state = this.state();
-    const decision = decideRead(state, callerTeam, readHash, now);
-    if (!decision.ok || !state) return decision;
-    const next = recordView(state, now);
+    const { decision, next } = judgeRead(this.state(), callerTeam, readHash, now);
+    if (next === undefined) return decision;
     this.ctx.storage.kv.put(ACCESS_STATE_KEY, next);
-    if (next.max_views !== null && next.views_used >= next.max_views) {
+    if (decision.ok && next.max_views !== null && next.views_used >= next.max_views) {
       await this.ctx.storage.setAlarm(Math.min(now + LAST_VIEW_GRACE_MS, next.expires_at));
     }
-    return { ok: true, view: { ...decision.view, views_used: next.views_used } };
+    return decision;
   }
 
   /** The same decision as a read, without counting a view (`/meta`). */
@@ -83,6 +84,20 @@ export class HandoffAccess extends DurableObject<Bindings> {
   /** The owner's view of the link: state, views and the view log (`GET /v1/handoffs/:id/views`). */
   async ownerView(ownerHash: string): Promise<OwnerDecision> {
     return decideOwnerView(this.state(), ownerHash, Date.now());
+  }
+
+  /**
+   * The owner resets a passphrase link's limit (wrong passphrases, wait, lock) and gets the link's
+   * owner view after it. Nothing else changes; a link without a passphrase is left as it is.
+   */
+  async unlock(ownerHash: string): Promise<OwnerDecision> {
+    const state = this.state();
+    const now = Date.now();
+    const decision = decideOwnerView(state, ownerHash, now);
+    if (!decision.ok || state === undefined) return decision;
+    const next = resetPassphraseLimit(state);
+    if (next !== state) this.ctx.storage.kv.put(ACCESS_STATE_KEY, next);
+    return decideOwnerView(next, ownerHash, now);
   }
 
   /** The owner ends the link: every later read is 410 `revoked`, and the body goes now. */
