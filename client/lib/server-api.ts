@@ -77,6 +77,18 @@ export async function fetchViewLog(server: string, id: string, ownerToken: Bound
   return parseJsonBody(response, viewLogSchema, "view log");
 }
 
+/** The owner resets a passphrase link's wrong passphrases, wait and lock; answers its view log after the reset. */
+export async function unlockOnServer(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<ViewLog> {
+  const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}/unlock`, {
+    method: "POST",
+    headers: auth(server, ownerToken),
+    timeoutMs: call.timeoutMs ?? READ_TIMEOUT_MS,
+    maxBytes: 64 * 1024,
+  });
+  if (response.status !== 200) throw errorFromResponse(response, `resetting the passphrase limit of ${id} failed`);
+  return parseJsonBody(response, viewLogSchema, "view log");
+}
+
 export async function revokeOnServer(server: string, id: string, ownerToken: BoundToken, call: CallOptions = {}): Promise<void> {
   const response = await httpRequest(`${server}/v1/handoffs/${encodeURIComponent(id)}`, {
     method: "DELETE",
@@ -101,6 +113,23 @@ function auth(server: string, token: BoundToken | undefined): Record<string, str
 
 /** Says plainly what a refused read means for the reader, keeping the server's reason. */
 function readError(error: HandoffError): HandoffError {
+  // The server's own words say which limit it is (this client, or this link's wrong passphrases):
+  // they stay, and the next step is added.
+  if (error.reason === "rate_limited") {
+    const wait = typeof error.details?.retry_after === "string" ? `${error.details.retry_after} seconds` : "a minute";
+    return new HandoffError(error.reason, error.message, {
+      hint: `wait ${wait}, then run the same command again (a passphrase link slowed down by wrong tries judges none before then, the right one included)`,
+      details: error.details ?? {},
+      cause: error,
+    });
+  }
+  if (error.reason === "locked") {
+    return new HandoffError(error.reason, error.message, {
+      hint: "ask the sender to reset it ('handoff published --unlock <id>') or to revoke it and send you a new link",
+      details: error.details ?? {},
+      cause: error,
+    });
+  }
   const plain: Partial<Record<HandoffError["reason"], [string, string]>> = {
     expired: ["this share link has expired", "ask the sender to publish the handoff again"],
     revoked: ["this share link was revoked by its owner", "ask the sender for a new link"],

@@ -358,8 +358,15 @@ describe("a passphrase as a second factor", () => {
     expect(json(wrong)).toMatchObject({ error: { code: "decrypt_failed", message: expect.stringMatching(/^wrong passphrase: .*\(422\); no view was spent/) } });
     const raw = await fetch(`${server!.url}/v1/handoffs/${link.id}`, { headers: { "handoff-read-token": "A".repeat(43) } });
     expect(raw.status).toBe(422);
-    expect(((await raw.json()) as { error: { details: unknown } }).error.details).toEqual({ passphrase: true });
+    // Two wrong tries so far, counted on the link itself (docs/api.md, "Wrong passphrases").
+    expect(((await raw.json()) as { error: { details: unknown } }).error.details).toEqual({ passphrase: true, wrong_passphrases: 2, slow_after: 5, lock_after: 20 });
     expect(await viewsUsed()).toBe(0);
+    const listed = json<{ published: { id: string; passphrase: { wrong_passphrases: number } | null }[] }>(await owner.run(["published", "--json"]));
+    expect(listed.published.find((p) => p.id === link.id)?.passphrase?.wrong_passphrases).toBe(2);
+    // The owner resets the count; a reader's next try is judged at once.
+    const reset = await owner.run(["published", "--unlock", link.id, "--json"]);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(json(reset)).toMatchObject({ unlocked: link.id, published: [{ id: link.id, passphrase: { wrong_passphrases: 0, locked_at: null, judge_after: null } }] });
 
     const right = await reader.run(["resume", link.url, "--passphrase"], { input: PASSPHRASE });
     expect(right.code, right.stderr).toBe(0);
