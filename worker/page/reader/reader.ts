@@ -16,7 +16,7 @@ import { PAGE_IDS } from "../page-ids.js";
 import { type Page, showDocument, showLinkFacts } from "./document-dom.js";
 import { type OpenedCopy, forgetOpened, keepOpened, openedCopy } from "./opened-copy.js";
 import { timeNode } from "./time-dom.js";
-import { type PageState, STATE_WORDS, metaWords, stateFor, viewsWords } from "./words.js";
+import { type PageState, STATE_WORDS, metaWords, pageStateOf, viewsWords } from "./words.js";
 
 // zod would probe for eval to speed up object parsing; this page's CSP forbids eval, and the probe
 // would log a violation.
@@ -62,9 +62,7 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<R
   }
   if (response.ok) return ok(response);
   const body = errorBodySchema.safeParse(await response.json().catch(() => undefined));
-  // A passphrase link refused the read token: no view was spent, and the reader may try again.
-  if (body.success && body.data.error.details?.passphrase === true) return err("wrong_passphrase");
-  return err(stateFor(body.success ? body.data.error.code : undefined));
+  return err(pageStateOf(body.success ? body.data.error : undefined));
 }
 
 async function fetchMeta(api: string): Promise<Result<HandoffMeta, PageState>> {
@@ -208,8 +206,10 @@ function askPassphrase(page: Page, link: Link, meta: HandoffMeta, kept?: OpenedC
           return opened.ok ? showKept(page, link, opened.value, meta) : showState(page, opened.error);
         }
         const body = await fetchBody(link.api, link.key, passKey);
-        if (!body.ok && body.error === "wrong_passphrase") {
-          page.passphraseStatus.textContent = STATE_WORDS.wrong_passphrase.what;
+        // Refused or not judged yet: the form stays for another try, and says what to do.
+        if (!body.ok && (body.error === "wrong_passphrase" || body.error === "slowed")) {
+          const words = STATE_WORDS[body.error];
+          page.passphraseStatus.textContent = body.error === "slowed" ? `${words.what} ${words.todo}` : words.what;
           input.select();
           return;
         }

@@ -3,7 +3,21 @@ import type { HandoffMeta } from "../../../shared/api/handoff.js";
 import type { ErrorReason } from "../../../shared/errors.js";
 
 /** Every way a visit can end without a handoff to show; each gets its own page. */
-export type PageState = "expired" | "revoked" | "exhausted" | "not_found" | "missing_key" | "bad_key" | "wrong_key" | "wrong_passphrase" | "team" | "rate_limited" | "network" | "server";
+export type PageState =
+  | "expired"
+  | "revoked"
+  | "exhausted"
+  | "not_found"
+  | "missing_key"
+  | "bad_key"
+  | "wrong_key"
+  | "wrong_passphrase"
+  | "slowed"
+  | "locked"
+  | "team"
+  | "rate_limited"
+  | "network"
+  | "server";
 
 export interface StateWords {
   /** The page's heading: what happened. */
@@ -56,6 +70,18 @@ export const STATE_WORDS: Record<PageState, StateWords> = {
     todo: "Check the passphrase with the sender and try again.",
     cli: true,
   },
+  slowed: {
+    title: "Slowed down after wrong passphrases",
+    what: "Several wrong passphrases were tried on this link, so the server waits (up to a minute) before it judges the next one. This try was not judged, and no view was spent.",
+    todo: "Wait a minute, check the passphrase with the sender, then try again. After 20 wrong passphrases the link locks.",
+    cli: true,
+  },
+  locked: {
+    title: "This link is locked",
+    what: "Too many wrong passphrases were tried on this link, so the server locked it: no passphrase is judged until the sender resets it. No view was spent.",
+    todo: "Ask the sender to reset it (handoff published --unlock) or to send a new link.",
+    cli: false,
+  },
   team: {
     title: "This link is limited to a team",
     what: "Only members of the sender's team may open it, and this page cannot send a team token.",
@@ -77,14 +103,32 @@ export const STATE_WORDS: Record<PageState, StateWords> = {
   },
 };
 
+/**
+ * The page for a failed request, from the server's error body when one came back: a passphrase
+ * link's own limit (slowed, locked) and a refused passphrase first, then the error code.
+ *
+ * @example
+ * ```ts
+ * pageStateOf({ code: "rate_limited", details: { passphrase_limit: "slowed" } }) // "slowed"
+ * pageStateOf({ code: "decrypt_failed", details: { passphrase: true } }) // "wrong_passphrase"
+ * ```
+ */
+export function pageStateOf(error: { code: ErrorReason; details?: Record<string, unknown> | undefined } | undefined): PageState {
+  if (error?.details?.passphrase_limit === "slowed") return "slowed";
+  // A passphrase link refused the read token: no view was spent, and the reader may try again.
+  if (error?.details?.passphrase === true) return "wrong_passphrase";
+  return stateFor(error?.code);
+}
+
 /** The page for a failed request: the server's error code when one came back. */
-export function stateFor(reason: ErrorReason | undefined): PageState {
+function stateFor(reason: ErrorReason | undefined): PageState {
   switch (reason) {
     case "expired":
     case "revoked":
     case "exhausted":
     case "not_found":
     case "rate_limited":
+    case "locked":
     case "network":
       return reason;
     case "unauthorized":
