@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitCodeForOutcome, main } from "../../client/cli/main.js";
 import type { Io } from "../../client/platform/io.js";
 import { COMMANDS as BOUND } from "../../client/cli/registry.js";
+import { startCaptureServer } from "../helpers/capture-server.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { normalize } from "./cli-helpers.js";
 
@@ -165,6 +166,20 @@ describe("defects a new user hit", () => {
       const run = await runCli(["create", "--publish", "--server", "http://127.0.0.1:9", ...args], { cwd: b.dir, env: b.env, input: BODY });
       expect(run.code).toBe(2);
       expect(existsSync(join(b.dir, "store"))).toBe(false);
+    }
+  });
+
+  it("publish --passphrase refuses a one-character passphrase, says what is accepted and how to give one, and sends nothing", async () => {
+    const b = box("weak-passphrase");
+    writeFileSync(join(b.dir, "notes.md"), BODY);
+    const server = await startCaptureServer(() => ({ status: 500 }));
+    try {
+      const run = await runCli(["publish", "notes.md", "--passphrase", "--server", server.url], { cwd: b.dir, env: b.env, input: "a\n" });
+      expect(run.code).toBe(2);
+      expect(server.requests).toEqual([]);
+      expect(normalize(run, b.placeholders)).toMatchSnapshot();
+    } finally {
+      await server.close();
     }
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,6 +92,19 @@ describe("limits enforced by the real worker", () => {
     expect(path, run.stderr).toBeDefined();
     expect(readFileSync(path!, "utf8")).toContain("rotation schedule");
     expect(run.stderr).toMatch(/retry: handoff publish '/);
+  });
+
+  it("a weak passphrase is published with a warning that gives its estimate; the right one still opens it", async () => {
+    const file = join(a.repo, "..", "weak.md");
+    writeFileSync(file, BODY);
+    const run = await a.run(["publish", file, "--passphrase", "--json"], { input: "kqzvbmxj\n" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/the passphrase is weak: about 37 bits by Handoff's estimate \(50 or more draw no warning\)/);
+    expect(json<{ warnings: string[] }>(run).warnings.some((w) => w.startsWith("the passphrase is weak"))).toBe(true);
+    // Read and shown (whether the plain file is enough to resume from is orientation's call, not this test's).
+    const read = await b.run(["resume", "--url-stdin", "--passphrase"], { input: `${json<{ url: string }>(run).url}\nkqzvbmxj\n` });
+    expect(read.code, read.stderr).not.toBe(3);
+    expect(read.stdout, read.stderr).toContain("add the new key to the verifier's trust list");
   });
 
   it("a chunked body over the limit is a 413 with a clear error, and the next publish succeeds", async () => {

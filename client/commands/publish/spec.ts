@@ -19,9 +19,15 @@ never changed or deleted, whatever happens.`,
     "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
     passphrase: {
       type: "boolean",
-      description: "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Send it apart from the link.",
+      description:
+        "Also require a passphrase to read (asked twice at a prompt, or read from stdin; never argv): the link alone can then neither fetch nor decrypt it. Under about 30 bits it is refused, under 50 warned about. Send it apart from the link.",
     },
   },
-  exits: { 0: "published", 1: "empty passphrase, or the two typed differ", 2: "usage or out-of-range option", 3: "not configured, server unreachable, slow, 5xx, 413, refused" },
+  exits: {
+    0: "published",
+    1: "empty passphrase, or the two typed differ",
+    2: "usage, an out-of-range option, or a passphrase too weak to keep",
+    3: "not configured, server unreachable, slow, 5xx, 413, refused",
+  },
   notes: SERVER_ENV,
 });

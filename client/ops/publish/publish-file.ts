@@ -26,6 +26,7 @@ import { sealTeamCard } from "../../../shared/crypto/team-card.js";
 import { cardFromDocument } from "../../../shared/team/card-from-document.js";
 import { newHandoffId } from "../../../shared/ids/tokens.js";
 import { loadTeamRing } from "../../lib/team-ring.js";
+import { PASSPHRASE_REFUSE_BELOW_BITS, PASSPHRASE_WARN_BELOW_BITS, passphraseStrength } from "../../../shared/crypto/passphrase-strength.js";
 
 /**
  * Publishing a local handoff: redact (fail closed), encrypt on this machine, send ciphertext,
@@ -77,6 +78,8 @@ export function shareWarnings(scope: Scope): string[] {
 
 /** `handoff publish FILE`: read the file once, then publish what was read. */
 export async function publishFile(options: PublishFileOptions, deps: PublishDeps): Promise<PublishResult> {
+  // A passphrase too weak to keep is refused before the file is read or its changes captured.
+  passphraseWarning(options.passphrase, options.path);
   const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
   const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env) : undefined;
   return publishDocument({ ...options, text, ...(changes ? { changes } : {}) }, deps);
@@ -116,6 +119,7 @@ export interface PublishDeps {
 
 /** Publishes a document held in memory: redact (unless done), encrypt, send, keep the owner token. */
 export async function publishDocument(options: PublishDocumentOptions, deps: PublishDeps): Promise<PublishResult> {
+  const weak = passphraseWarning(options.passphrase, options.path);
   const { config, server, token, retry } = await destination(options, deps);
   const call = callOptionsFor(deps.env);
 
@@ -220,6 +224,7 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   }
   warnings.push(...shareWarnings(published.scope));
   if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
+  if (weak) warnings.push(weak);
   return {
     path: options.path,
     url,
@@ -234,6 +239,30 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
     redaction: redacted.summary,
     ...(changes ? { changes } : {}),
   };
+}
+
+/**
+ * The strength rule for a new link's passphrase (`passphraseStrength`, docs/cli.md "Passphrase
+ * strength"): too weak is refused before anything is sent, weak is a warning (returned), strong
+ * says nothing. Readers are never judged: the rule is for choosing one.
+ */
+function passphraseWarning(passphrase: string | undefined, path: string): string | undefined {
+  if (passphrase === undefined) return undefined;
+  const { bits, verdict } = passphraseStrength(passphrase);
+  if (verdict === "refuse") {
+    throw new HandoffError(
+      "invalid_option",
+      `the passphrase is too weak: about ${bits} bits by Handoff's estimate, and a link's passphrase needs ${PASSPHRASE_REFUSE_BELOW_BITS} or more (no common password word, run or repeat counts for much); nothing was sent; the local handoff is kept: ${path}`,
+      {
+        hint: `choose 4 or more random words, or 12 or more random characters mixing cases, digits and punctuation, and give it on stdin (printf '%s' "$PASSPHRASE" | handoff publish ${shellQuote(path)} --passphrase) or at the prompt (docs/cli.md, "Passphrase strength")`,
+        details: { option: "passphrase", bits, path },
+      },
+    );
+  }
+  if (verdict === "warn") {
+    return `the passphrase is weak: about ${bits} bits by Handoff's estimate (${PASSPHRASE_WARN_BELOW_BITS} or more draw no warning). It holds against guessing through the server (20 wrong tries lock the link), not against someone who also holds the ciphertext (the server's operator, a storage leak); 5 random words would`;
+  }
+  return undefined;
 }
 
 /**
