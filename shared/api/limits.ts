@@ -8,6 +8,13 @@ export type Scope = (typeof SCOPES)[number];
 /** max_views is 1 to this; absent means unlimited views until expiry. */
 export const MAX_VIEWS_LIMIT = 1000;
 
+/**
+ * Request header of a publish: the owner token the client drew (`hdo_` + 43 characters), so it
+ * can keep the token before the link exists; without it the server draws one. Either way the
+ * answer's `owner_token` is the link's.
+ */
+export const OWNER_TOKEN_HEADER = "Handoff-Owner-Token";
+
 /** Response header of a body read: the views left after this one (absent for unlimited links). */
 export const VIEWS_LEFT_HEADER = "Handoff-Views-Left";
 

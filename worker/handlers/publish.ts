@@ -4,7 +4,8 @@ import { PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/
 import { sealedCardProblem } from "../../shared/crypto/team-card.js";
 import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/ids/handoff-id.js";
-import { newHandoffId, newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
+import { newHandoffId, newToken, sha256Base64Url, tokenKind } from "../../shared/ids/tokens.js";
+import { OWNER_TOKEN_HEADER } from "../../shared/api/limits.js";
 import type { AppContext } from "../bindings.js";
 import { readConfig } from "../config.js";
 import { type Credential, resolveCredential } from "../http/auth.js";
@@ -68,6 +69,18 @@ function proposedIdOf(header: string | undefined): string | undefined {
   return header;
 }
 
+/**
+ * The owner token a client drew and already keeps (so a link never exists that its owner cannot
+ * revoke), or a fresh one when it sent none.
+ */
+function ownerTokenOf(header: string | undefined): string {
+  if (header === undefined) return newToken("owner");
+  if (tokenKind(header) !== "owner") {
+    throw new HandoffError("invalid_option", `${OWNER_TOKEN_HEADER} must be an owner token: 'hdo_' and 43 base64url characters (256 random bits)`, { details: { option: OWNER_TOKEN_HEADER } });
+  }
+  return header;
+}
+
 /** Whether the link has a passphrase: `Handoff-Passphrase: v2` (the only scheme), absent for none. */
 function passphraseOf(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -101,12 +114,12 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const card = teamCardOf(c.req.header(TEAM_CARD_HEADER), options.scope);
   const proposedId = proposedIdOf(c.req.header(PROPOSED_ID_HEADER));
   const passphrase = passphraseOf(c.req.header(PASSPHRASE_HEADER));
+  const ownerToken = ownerTokenOf(c.req.header(OWNER_TOKEN_HEADER));
   const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
 
   const now = Date.now();
   const expiresAt = now + options.expiresIn * 1000;
   const team = options.scope === "team" && credential.kind === "team" ? credential.team : null;
-  const ownerToken = newToken("owner");
   const ownerHash = await sha256Base64Url(ownerToken);
   const init = {
     scope: options.scope,
