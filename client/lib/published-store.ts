@@ -1,4 +1,4 @@
-import { lstat, readFile, readdir } from "node:fs/promises";
+import { lstat, readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { checkLocalFile, localFileSchemas, type PublishedRecord } from "../../shared/local/local-files.js";
 
@@ -31,6 +31,23 @@ export async function savePublished(configDir: string, rec: PublishedRecord): Pr
   const warnings = ensurePrivateDir(storeDir(configDir), CONFIG_DIR);
   replaceFile(recordPath(configDir, parsed.data.id), `${JSON.stringify(parsed.data, null, 2)}\n`);
   return warnings;
+}
+
+/**
+ * Removes the record of `id` if it is still the pending one written before a publish the server
+ * refused (nothing was stored, so nothing is left to revoke). A completed record is never
+ * removed; a failure to remove is only reported (a stale pending record is harmless: the server
+ * answers 404 for its id).
+ */
+export async function forgetPending(configDir: string, id: string): Promise<string | undefined> {
+  try {
+    const read = await readRecord(configDir, id);
+    if (!read.ok || read.value?.pending !== true) return undefined;
+    await rm(recordPath(configDir, id), { force: true });
+    return undefined;
+  } catch (cause) {
+    return `could not remove ${recordPath(configDir, id)} (${describeFsError(cause)}): it records a publish that did not happen`;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/api/share-url.js";
 import type { BoundToken } from "./config.js";
 import { errorFromResponse, httpRequest, parseJsonBody } from "../platform/http.js";
-import { VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
+import { OWNER_TOKEN_HEADER, VIEWS_LEFT_HEADER } from "../../shared/api/limits.js";
 import { type CallOptions, PUBLISH_TIMEOUT_MS, READ_TIMEOUT_MS } from "./call-options.js";
 
 export { type CallOptions, callOptionsFor } from "./call-options.js";
@@ -35,6 +35,8 @@ export interface PublishRequest extends CallOptions {
   teamCard?: string;
   /** The link has a passphrase (envelope v2): the server says so when a read token does not match. */
   passphrase?: boolean;
+  /** The owner token this client drew and already keeps: the server stores its hash (else it draws one). */
+  ownerToken?: string;
 }
 
 export async function publishCiphertext(server: string, ciphertext: Uint8Array, request: PublishRequest): Promise<PublishResponse> {
@@ -46,6 +48,7 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   if (request.proposedId !== undefined) headers[PROPOSED_ID_HEADER] = request.proposedId;
   if (request.teamCard !== undefined) headers[TEAM_CARD_HEADER] = request.teamCard;
   if (request.passphrase) headers[PASSPHRASE_HEADER] = "v2";
+  if (request.ownerToken !== undefined) headers[OWNER_TOKEN_HEADER] = request.ownerToken;
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");

@@ -120,6 +120,12 @@ function buildSchemas() {
     local_path: z.optional(z.string()),
     title: z.optional(z.string()),
     revoked_at: z.optional(timestamp),
+    /**
+     * Written before the publish request, so its owner token is kept before the link can exist;
+     * dropped when the record is completed from the server's answer. `expires_at` is then an
+     * upper bound, not the server's.
+     */
+    pending: z.optional(z.literal(true)),
   });
   return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
 }

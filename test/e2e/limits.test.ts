@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
@@ -119,6 +119,131 @@ describe("limits enforced by the real worker", () => {
     expect(small.status, small.body).toBe(201);
   });
 });
+
+describe("an owner record that cannot be written never leaves a link no one can revoke", () => {
+  // The config folder's published/ made unwritable by putting a file where the folder goes (the
+  // folder itself would be repaired: the CLI resets its own folder's mode), before the publish or
+  // while the server handles it. A proxy in front of the real worker does the latter, and can
+  // drop Handoff-Owner-Token to play a server from before it (which draws its own owner token).
+  let proxy: Proxy;
+  let onPublish: () => void = () => {};
+  let olderServer = false;
+  beforeAll(async () => {
+    proxy = await startProxy(server!.url, (request) => {
+      if (request.method === "POST") onPublish();
+      return olderServer ? ["handoff-owner-token"] : [];
+    });
+  });
+  afterAll(async () => proxy?.close());
+
+  const publishedDir = (host: Host) => join(host.env.XDG_CONFIG_HOME!, "handoff", "published");
+  /** Puts a file where published/ goes (its records moved aside); the returned function puts them back. */
+  const blockRecords = (host: Host) => {
+    const dir = publishedDir(host);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    renameSync(dir, `${dir}.aside`);
+    writeFileSync(dir, "not a folder\n");
+    return () => {
+      rmSync(dir);
+      renameSync(`${dir}.aside`, dir);
+    };
+  };
+  const metaOf = (id: string) => fetch(`${server!.url}/v1/handoffs/${id}/meta`);
+  let n = 0;
+  const freshHost = () => {
+    const host = makeHost(tempDir("handoff-e2e-owner-"), `owner-${++n}`, a.repo, { HANDOFF_SERVER: proxy.url });
+    const file = join(host.env.HOME!, "plan.md");
+    writeFileSync(file, BODY);
+    return { host, file };
+  };
+
+  it("before the publish: nothing is sent, exit 3, the local handoff is kept and the error says what to free and the retry", async () => {
+    const { host, file } = freshHost();
+    blockRecords(host);
+    const posts = proxy.posts;
+    const run = await host.run(["publish", file, "--json"]);
+    expect(run.code).toBe(3);
+    expect(json(run)).toMatchObject({ error: { code: "io_failed", details: { owner_record: "not_written", path: file } } });
+    expect(run.stderr).toMatch(/could not keep the owner token of the new link \(.*\), so nothing was published; the local handoff is kept/);
+    expect(run.stderr).toMatch(/free space in .*published, or make it writable .*; then retry: handoff publish /);
+    expect(proxy.posts).toBe(posts);
+    expect(readFileSync(file, "utf8")).toBe(BODY);
+  });
+
+  it("while the server stores it: the record written before the publish keeps the owner token, and revoke ends the link", async () => {
+    const { host, file } = freshHost();
+    let restore = () => {};
+    onPublish = () => (restore = blockRecords(host));
+    const run = await host.run(["publish", file, "--json"]);
+    onPublish = () => {};
+    expect(run.code, run.stderr).toBe(0);
+    const { id } = json<{ id: string }>(run);
+    expect(run.stderr).toMatch(new RegExp(`could not complete the local record of ${id} .*'handoff revoke ${id}' works`));
+    restore();
+    expect(JSON.parse(readFileSync(join(publishedDir(host), `${id}.json`), "utf8"))).toMatchObject({ id, pending: true });
+    expect((await metaOf(id)).status).toBe(200);
+    const revoked = await host.run(["revoke", id]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await metaOf(id)).status).toBe(410);
+  });
+
+  it("a server that draws its own owner token, which cannot be kept: the link is revoked at once and the publish fails (exit 3)", async () => {
+    const { host, file } = freshHost();
+    olderServer = true;
+    onPublish = () => blockRecords(host);
+    const run = await host.run(["publish", file, "--json"]);
+    olderServer = false;
+    onPublish = () => {};
+    expect(run.code).toBe(3);
+    const error = json<{ error: { code: string; message: string; details: { id: string; revoked: boolean } } }>(run).error;
+    expect(error).toMatchObject({ code: "io_failed", details: { revoked: true, path: file } });
+    expect(error.message).toMatch(/so that link was revoked rather than left live with no way to end it; the local handoff is kept/);
+    const meta = await metaOf(error.details.id);
+    expect(meta.status).toBe(410);
+    expect(((await meta.json()) as { error: { code: string } }).error.code).toBe("revoked");
+    expect(readFileSync(file, "utf8")).toBe(BODY);
+  });
+});
+
+interface Proxy {
+  url: string;
+  /** POSTs seen so far. */
+  posts: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy to `target`: `hook` sees each request before it is forwarded and names request
+ * headers to drop. Bodies and answers pass through unchanged.
+ */
+async function startProxy(target: string, hook: (request: { method: string; url: string }) => string[]): Promise<Proxy> {
+  const proxy = { url: "", posts: 0, close: async () => {} } as Proxy;
+  const listener = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.method === "POST") proxy.posts++;
+      const drop = new Set(["host", "connection", "content-length", ...hook({ method: req.method ?? "", url: req.url ?? "" })]);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name, value]) => !drop.has(name) && typeof value === "string")) as Record<string, string>;
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      fetch(`${target}${req.url}`, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) })
+        .then(async (answer) => {
+          res.writeHead(answer.status, Object.fromEntries(answer.headers));
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => req.socket.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const address = listener.address();
+  proxy.url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      listener.closeAllConnections();
+      listener.close(() => resolve());
+    });
+  return proxy;
+}
 
 /**
  * POSTs `total` random bytes with Transfer-Encoding: chunked (no Content-Length), `chunk` bytes

@@ -1,4 +1,3 @@
-import { userInfo } from "node:os";
 import { basename, dirname } from "node:path";
 import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
 import { withChanges } from "../../../shared/crypto/payload.js";
@@ -14,7 +13,8 @@ import { type DocumentLabel, detectFormat, startsLikeJson } from "../../../share
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
 import { buildShareUrl } from "../../../shared/api/share-url.js";
 import { resolvePublishConfig } from "../../lib/config.js";
-import { savePublished } from "../../lib/published-store.js";
+import { forgetPending } from "../../lib/published-store.js";
+import { type OwnerRecordInput, afterFailedPublish, completeRecord, keepPending } from "./owner-record.js";
 import { readTextFile, tooLarge } from "../../platform/read-file.js";
 import { MAX_PUBLISH_PLAINTEXT as MAX_PLAINTEXT } from "../../../shared/document/size-limits.js";
 import { callOptionsFor, publishCiphertext } from "../../lib/server-api.js";
@@ -22,10 +22,8 @@ import { recordTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 import { formatDuration } from "../../../shared/time/duration.js";
 import { PROPOSED_ID_HEADER } from "../../../shared/api/team.js";
-import { sealTeamCard } from "../../../shared/crypto/team-card.js";
-import { cardFromDocument } from "../../../shared/team/card-from-document.js";
-import { newHandoffId } from "../../../shared/ids/tokens.js";
-import { loadTeamRing } from "../../lib/team-ring.js";
+import { newHandoffId, newToken } from "../../../shared/ids/tokens.js";
+import { teamCardFor } from "./team-card.js";
 import { PASSPHRASE_REFUSE_BELOW_BITS, PASSPHRASE_WARN_BELOW_BITS, passphraseStrength } from "../../../shared/crypto/passphrase-strength.js";
 
 /**
@@ -127,7 +125,8 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   const plaintext = new TextEncoder().encode(redacted.text);
   if (plaintext.length > MAX_PLAINTEXT) throw tooLarge(options.path, MAX_PLAINTEXT, "publish a pointer-first handoff, not a transcript");
   const label = options.label ?? detectFormat(redacted.text);
-  const publishedAt = recordTimestamp(options.now?.() ?? new Date());
+  const now = options.now?.() ?? new Date();
+  const publishedAt = recordTimestamp(now);
   // The document's own creation time travels sealed when the envelope can carry it; a created_at
   // it cannot (another tool's `2026-07-10`, a leap second) must not stop the publish: the publish
   // time stands in, and the document keeps its own value inside.
@@ -158,9 +157,27 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
   // The server stores the read token's hash, so the id alone never opens (or spends) the link;
   // with a passphrase, neither does the link alone.
   const readToken = await deriveReadToken(key, passKey);
-  const team = options.scope === "team" ? await teamCardFor(server, deps, { text: redacted.text, createdAt, shareKey: key }) : undefined;
+  const team = options.scope === "team" ? await teamCardFor(server, { env: deps.env, home: deps.home }, { text: redacted.text, createdAt, shareKey: key }) : undefined;
   if (team?.warning) config.warnings.push(team.warning);
 
+  const owner: OwnerRecordInput = {
+    configDir: config.configDir,
+    server,
+    path: options.path,
+    urlOf: (id) => buildShareUrl(server, id, key).replace(/#.*$/, ""),
+    expiresIn: options.expiresIn,
+    maxViews: options.maxViews,
+    scope: options.scope,
+    createdAt: publishedAt,
+    title: label.title,
+    now,
+    retry: retry.replace("<SERVER>", server),
+  };
+  // The owner token is drawn here and kept (a pending record) before the request that can create
+  // the link: a folder that cannot hold it stops the publish with nothing sent.
+  const ownerToken = newToken("owner");
+  const warnings = [...config.warnings];
+  let id = newHandoffId();
   let published;
   try {
     const request = {
@@ -169,18 +186,27 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
       scope: options.scope,
       readToken,
       passphrase: passKey !== undefined,
+      ownerToken,
       ...(token ? { token } : {}),
       ...call,
     };
-    const send = async () => {
-      const sealed = await team?.seal();
-      return publishCiphertext(server, ciphertext, { ...request, ...(sealed ? { proposedId: sealed.id, teamCard: sealed.card } : {}) });
+    // A team card names the id it is sealed for, so the id is drawn here and proposed.
+    const send = async (drawn: string) => {
+      const card = await team?.seal(drawn);
+      warnings.push(...(await keepPending(owner, drawn, ownerToken)));
+      return publishCiphertext(server, ciphertext, { ...request, proposedId: drawn, ...(card ? { teamCard: card } : {}) });
     };
     // A drawn id that is taken (128 random bits: a broken RNG, or a replay) is drawn again, once.
-    const sending = send().catch((error) => (isHandoffError(error) && error.details?.option === PROPOSED_ID_HEADER ? send() : Promise.reject(error)));
+    const sending = send(id).catch(async (error) => {
+      if (!isHandoffError(error) || error.details?.option !== PROPOSED_ID_HEADER) throw error;
+      await forgetPending(config.configDir, id);
+      id = newHandoffId();
+      return send(id);
+    });
     published = await (deps.progress ? deps.progress(`publishing to ${server} (waiting for the server)...`, sending) : sending);
   } catch (error) {
     if (!isHandoffError(error)) throw error;
+    const maybeStored = await afterFailedPublish(owner, id, error);
     // A value this server refuses (its own --expires bounds) is never offered again: the retry
     // drops it, so the server's default applies.
     const refused = error.reason === "invalid_option" ? (/expires_in/.test(error.message) ? "--expires" : /max_views/.test(error.message) ? "--max-views" : undefined) : undefined;
@@ -195,33 +221,15 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
           ? error.hint
           : `${error.hint}; then retry`
         : "retry";
-    throw new HandoffError(error.reason, `${refused === "--expires" ? expiresInWords(error.message, options.expiresIn) : error.message}; the local handoff is kept: ${options.path}`, {
+    throw new HandoffError(error.reason, `${refused === "--expires" ? expiresInWords(error.message, options.expiresIn) : error.message}${maybeStored}; the local handoff is kept: ${options.path}`, {
       // The transport's hints already end in "then retry": the command completes the sentence.
       hint: `${hint}: ${again}`,
       details: { ...error.details, path: options.path, retry_command: again },
       cause: error,
     });
   }
+  warnings.push(...(await completeRecord(owner, published, { id, ownerToken }, call)));
   const url = buildShareUrl(server, published.id, key);
-  const warnings = [...config.warnings];
-  try {
-    warnings.push(
-      ...(await savePublished(config.configDir, {
-        id: published.id,
-        server,
-        url_without_key: url.slice(0, url.indexOf("#")),
-        owner_token: published.owner_token,
-        expires_at: published.expires_at,
-        max_views: published.max_views,
-        scope: published.scope,
-        created_at: publishedAt,
-        local_path: options.path,
-        ...(label.title !== undefined ? { title: label.title } : {}),
-      })),
-    );
-  } catch (error) {
-    warnings.push(`could not keep the owner token locally (${error instanceof Error ? error.message : String(error)}): 'handoff revoke' will not work for this link`);
-  }
   warnings.push(...shareWarnings(published.scope));
   if (passKey !== undefined) warnings.push("the link alone opens nothing: send the passphrase apart from it (another channel), never next to it");
   if (weak) warnings.push(weak);
@@ -279,48 +287,6 @@ export function expiresInWords(message: string, expiresIn: number | undefined): 
   const bounds = /from (\d+) to (\d+)/.exec(message);
   if (!bounds || expiresIn === undefined) return message;
   return `--expires ${formatDuration(expiresIn)} is outside what this server allows (${formatDuration(Number(bounds[1]))} to ${formatDuration(Number(bounds[2]))})`;
-}
-
-/**
- * What a team publish seals for teammates: a card from the (redacted) document and the share
- * key, bound to an id drawn here. Without a team key for this server the entry is published
- * without a card (teammates see it listed, untitled) and a warning says how to get one.
- */
-async function teamCardFor(server: string, deps: PublishDeps, input: { text: string; createdAt: string; shareKey: string }) {
-  const ring = await loadTeamRing(server, { env: deps.env, home: deps.home });
-  const current = ring.keys[0];
-  if (current === undefined) {
-    return {
-      warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`,
-      seal: async () => undefined,
-    };
-  }
-  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(deps.env) });
-  return {
-    warning: undefined,
-    seal: async () => {
-      const id = newHandoffId();
-      try {
-        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card }, current) };
-      } catch (error) {
-        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
-        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
-        const { summary: _summary, keywords: _keywords, ...small } = card;
-        return { id, card: await sealTeamCard({ id, shareKey: input.shareKey, card: small }, current) };
-      }
-    },
-  };
-}
-
-/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
-function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
-  const named = env.HANDOFF_PUBLISHER?.trim();
-  if (named) return named;
-  try {
-    return userInfo().username;
-  } catch {
-    return env.USER ?? env.LOGNAME;
-  }
 }
 
 /** Where the document goes and with which token; a missing server or team token stops here. */

@@ -1,0 +1,47 @@
+import { userInfo } from "node:os";
+import { sealTeamCard } from "../../../shared/crypto/team-card.js";
+import { isHandoffError } from "../../../shared/errors.js";
+import { cardFromDocument } from "../../../shared/team/card-from-document.js";
+import type { ConfigLocation } from "../../lib/config.js";
+import { loadTeamRing } from "../../lib/team-ring.js";
+
+/**
+ * What a team publish seals for teammates: a card from the (redacted) document and the share
+ * key, bound to the id the publish proposes. Without a team key for this server the entry is
+ * published without a card (teammates see it listed, untitled) and a warning says how to get one.
+ */
+export async function teamCardFor(server: string, location: ConfigLocation, input: { text: string; createdAt: string; shareKey: string }) {
+  const ring = await loadTeamRing(server, location);
+  const current = ring.keys[0];
+  if (current === undefined) {
+    return {
+      warning: `no team key for ${server} on this machine: teammates see this link listed without its title and cannot open it from 'handoff resume --team' (join with an invite: 'handoff team join')`,
+      seal: async (_id: string): Promise<string | undefined> => undefined,
+    };
+  }
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(location.env) });
+  return {
+    warning: undefined,
+    seal: async (id: string): Promise<string | undefined> => {
+      try {
+        return await sealTeamCard({ id, shareKey: input.shareKey, card }, current);
+      } catch (error) {
+        if (!isHandoffError(error) || error.reason !== "too_large") throw error;
+        // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
+        const { summary: _summary, keywords: _keywords, ...small } = card;
+        return sealTeamCard({ id, shareKey: input.shareKey, card: small }, current);
+      }
+    },
+  };
+}
+
+/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
+function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
+  const named = env.HANDOFF_PUBLISHER?.trim();
+  if (named) return named;
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME;
+  }
+}
