@@ -1,7 +1,7 @@
 import { type HandoffMeta, handoffMetaSchema, type TeamListing, teamListingSchema, type ViewLog, viewLogSchema } from "../../shared/api/handoff.js";
 import { type PublishResponse, publishResponseSchema, type Scope } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
-import { PASSPHRASE_HEADER, READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
+import { LINK_TOKEN_HEADER, PASSPHRASE_HEADER, READ_TOKEN_HEADER } from "../../shared/crypto/read-token.js";
 import { HandoffError } from "../../shared/errors.js";
 import { sameServer } from "../../shared/api/share-url.js";
 import type { BoundToken } from "./config.js";
@@ -37,6 +37,8 @@ export interface PublishRequest extends CallOptions {
   passphrase?: boolean;
   /** The owner token this client drew and already keeps: the server stores its hash (else it draws one). */
   ownerToken?: string;
+  /** A passphrase link's link-alone read token: a read that gives no passphrase is then not counted as a wrong one. */
+  linkToken?: string;
 }
 
 export async function publishCiphertext(server: string, ciphertext: Uint8Array, request: PublishRequest): Promise<PublishResponse> {
@@ -49,6 +51,7 @@ export async function publishCiphertext(server: string, ciphertext: Uint8Array, 
   if (request.teamCard !== undefined) headers[TEAM_CARD_HEADER] = request.teamCard;
   if (request.passphrase) headers[PASSPHRASE_HEADER] = "v2";
   if (request.ownerToken !== undefined) headers[OWNER_TOKEN_HEADER] = request.ownerToken;
+  if (request.linkToken !== undefined) headers[LINK_TOKEN_HEADER] = request.linkToken;
   const response = await httpRequest(`${server}/v1/handoffs?${query}`, { method: "POST", headers, body: ciphertext, timeoutMs: request.timeoutMs ?? PUBLISH_TIMEOUT_MS, maxBytes: 64 * 1024 });
   if (response.status !== 201) throw errorFromResponse(response, `publishing to ${server} failed`);
   return parseJsonBody(response, publishResponseSchema, "publish");

@@ -16,6 +16,14 @@ export const READ_TOKEN_HEADER = "Handoff-Read-Token";
  */
 export const PASSPHRASE_HEADER = "Handoff-Passphrase";
 
+/**
+ * The request header of a passphrase link's publish: the read token of the link alone
+ * (`deriveReadToken(key)`, no passphrase). The server keeps its hash, so a read that gave the link
+ * but no passphrase (what a reader tries first) is told so and is not counted as a wrong
+ * passphrase (docs/api.md, "Wrong passphrases, per link").
+ */
+export const LINK_TOKEN_HEADER = "Handoff-Link-Token";
+
 /** 32 bytes of HKDF output, base64url: 43 characters. */
 export const READ_TOKEN_LENGTH = 43;
 

@@ -6,7 +6,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { handoffMetaSchema, viewLogSchema } from "../../shared/api/handoff.js";
 import { errorBodySchema } from "../../shared/api/error.js";
-import { PASSPHRASE_HEADER } from "../../shared/crypto/read-token.js";
+import { LINK_TOKEN_HEADER, PASSPHRASE_HEADER } from "../../shared/crypto/read-token.js";
+import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { newToken, sha256Base64Url } from "../../shared/ids/tokens.js";
 import { ACCESS_STATE_KEY, ACCESS_STATE_VERSION, type AccessDecision, PASSPHRASE_LOCK_AFTER, PASSPHRASE_SLOW_AFTER, passphraseWaitMs } from "../../worker/durable/access-state.js";
 import { TEST_READ_HASH, accessStub, call, publish } from "./helpers.js";
@@ -127,6 +128,25 @@ describe("wrong passphrases, per link", () => {
     expect(reasons.filter((r) => r === "passphrase_slowed")).toHaveLength(30 - PASSPHRASE_SLOW_AFTER);
     const state = await runInDurableObject(stub, async (_instance, ctx) => ctx.storage.kv.get<Record<string, unknown>>(ACCESS_STATE_KEY));
     expect(state).toMatchObject({ v: ACCESS_STATE_VERSION, wrong_passphrases: PASSPHRASE_SLOW_AFTER, views_used: 0 });
+  });
+
+  it("the link alone (a reader's first try, before it asks for the passphrase) is told so and never counted, even past N", async () => {
+    const linkToken = encodeBase64Url(new Uint8Array(32).fill(9));
+    const link = await publish("ciphertext", "", { headers: { [PASSPHRASE_HEADER]: "v2", [LINK_TOKEN_HEADER]: linkToken } });
+    const stub = accessStub(link.id);
+    const linkHash = await sha256Base64Url(linkToken);
+    const now = Date.now();
+    for (let i = 0; i < PASSPHRASE_SLOW_AFTER + 2; i++) expect(await stub.consumeViewAt(null, linkHash, now)).toMatchObject({ reason: "passphrase_missing", limit: { wrong: 0 } });
+    const res = await call(`/v1/handoffs/${link.id}`, { readToken: linkToken });
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ code: "decrypt_failed", details: { passphrase: true, wrong_passphrases: 0 } });
+    expect(error.message).toMatch(/none was given: no view was spent, and it does not count as a wrong passphrase/);
+    expect(reasonOf(await stub.consumeViewAt(null, TEST_READ_HASH, now))).toBe("ok");
+    // Only a passphrase link carries one.
+    const refused = await call("/v1/handoffs", { method: "POST", body: "x", headers: { [LINK_TOKEN_HEADER]: linkToken } });
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toMatchObject({ code: "invalid_option", details: { option: LINK_TOKEN_HEADER } });
   });
 
   it("a link without a passphrase counts nothing: its key cannot be guessed, and a lock would only shut its readers out", async () => {

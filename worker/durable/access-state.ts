@@ -92,9 +92,14 @@ export interface AccessState {
   judge_after?: number | null;
   /** v4: when the M-th wrong passphrase locked the link; null: not locked. */
   locked_at?: number | null;
+  /**
+   * v4, passphrase links published with `Handoff-Link-Token`: SHA-256 (base64url) of the link
+   * alone's read token, so a read that gave no passphrase is told so and not counted as a wrong one.
+   */
+  link_hash?: string;
 }
 
-export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views" | "passphrase"> & {
+export type AccessInit = Pick<AccessState, "id" | "scope" | "team" | "owner_hash" | "size" | "created_at" | "expires_at" | "max_views" | "passphrase" | "link_hash"> & {
   read_hash: string;
 };
 
@@ -105,6 +110,7 @@ export type DenyReason =
   | "key_required"
   | "key_mismatch"
   | "passphrase_mismatch"
+  | "passphrase_missing"
   | "passphrase_slowed"
   | "passphrase_locked"
   | "revoked"
@@ -249,6 +255,8 @@ export function judgeRead(state: AccessState | undefined, callerTeam: string | n
   if (!state.passphrase) return constantTimeEqual(readHash, state.read_hash) ? allowed(state, decision, now) : { decision: { ok: false, reason: "key_mismatch" } };
   const limit = passphraseLimit(state);
   if (limit.locked_at !== null) return { decision: { ok: false, reason: "passphrase_locked", limit, now } };
+  // The link alone (what a reader sends before it asks for the passphrase) is no guess: not counted.
+  if (state.link_hash !== undefined && constantTimeEqual(readHash, state.link_hash)) return { decision: { ok: false, reason: "passphrase_missing", limit, now } };
   if (limit.judge_after !== null && now < limit.judge_after) return { decision: { ok: false, reason: "passphrase_slowed", limit, now } };
   if (constantTimeEqual(readHash, state.read_hash)) return allowed(state, decision, now);
   // A passphrase link cannot tell a missing passphrase from a wrong one (both give another token).

@@ -55,6 +55,11 @@ export function accessDenied(decision: Denied): HandoffError {
         },
       );
     }
+    case "passphrase_missing":
+      return new HandoffError("decrypt_failed", "this share link needs its passphrase as well as the link, and none was given: no view was spent, and it does not count as a wrong passphrase", {
+        hint: "the CLI asks for the passphrase at a prompt or reads it with --passphrase; the share page asks for it",
+        details: { passphrase: true, ...limitDetails(decision.limit, decision.now ?? 0) },
+      });
     case "passphrase_slowed": {
       // Not a judgement: the right passphrase gets the same answer until the wait is over.
       const details = limitDetails(decision.limit, decision.now ?? 0);

@@ -1,6 +1,6 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
-import { PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
+import { LINK_TOKEN_HEADER, PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
 import { sealedCardProblem } from "../../shared/crypto/team-card.js";
 import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/ids/handoff-id.js";
@@ -70,6 +70,18 @@ function proposedIdOf(header: string | undefined): string | undefined {
 }
 
 /**
+ * The hash of a passphrase link's link-alone read token (`Handoff-Link-Token`), so a read without
+ * the passphrase is not counted as a wrong one; none for a publish that sends none. Only a
+ * passphrase link may carry one.
+ */
+async function linkTokenHash(header: string | undefined, passphrase: boolean): Promise<string | undefined> {
+  if (header === undefined) return undefined;
+  if (!passphrase) throw new HandoffError("invalid_option", `${LINK_TOKEN_HEADER} goes with ${PASSPHRASE_HEADER}: v2 only`, { details: { option: LINK_TOKEN_HEADER } });
+  if (!isReadToken(header)) throw new HandoffError("invalid_option", `${LINK_TOKEN_HEADER} must be 43 base64url characters`, { details: { option: LINK_TOKEN_HEADER } });
+  return sha256Base64Url(header);
+}
+
+/**
  * The owner token a client drew and already keeps (so a link never exists that its owner cannot
  * revoke), or a fresh one when it sent none.
  */
@@ -115,6 +127,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
   const proposedId = proposedIdOf(c.req.header(PROPOSED_ID_HEADER));
   const passphrase = passphraseOf(c.req.header(PASSPHRASE_HEADER));
   const ownerToken = ownerTokenOf(c.req.header(OWNER_TOKEN_HEADER));
+  const linkHash = await linkTokenHash(c.req.header(LINK_TOKEN_HEADER), passphrase);
   const body = await readBoundedBody(c.req.raw, config.maxBodyBytes);
 
   const now = Date.now();
@@ -131,6 +144,7 @@ export async function publishHandoff(c: AppContext): Promise<Response> {
     expires_at: expiresAt,
     max_views: options.maxViews,
     ...(passphrase ? { passphrase: true as const } : {}),
+    ...(linkHash === undefined ? {} : { link_hash: linkHash }),
   };
 
   let id: string | undefined;

@@ -186,6 +186,8 @@ export async function publishDocument(options: PublishDocumentOptions, deps: Pub
       scope: options.scope,
       readToken,
       passphrase: passKey !== undefined,
+      // The link alone's token too, so a reader's first try without the passphrase is not counted as a wrong one.
+      ...(passKey === undefined ? {} : { linkToken: await deriveReadToken(key) }),
       ownerToken,
       ...(token ? { token } : {}),
       ...call,
