@@ -75,7 +75,7 @@ function printIssued(issued, asJson) {
   if (issued.team) {
     // A token alone gives a member no team key: it travels to them inside an invite.
     console.error(
-      "Give it to one member inside an invite (never on a command line): printf '%s' '<token>' | handoff team invite [--new-key for the team's first]; they run 'handoff team join' (docs/cli.md).",
+      "Give it to one member inside an invite (never on a command line): printf '%s' '<token>' | handoff team invite --member <their name> [--new-key for the team's first]; they run 'handoff team join' (docs/cli.md).",
     );
   }
   console.log(issued.token);

@@ -1,4 +1,5 @@
 import type { TeamHandoff } from "../../shared/api/handoff.js";
+import type { MemberKey, SignerCheck } from "../../shared/crypto/member-key.js";
 import { type TeamCard, openTeamCard } from "../../shared/crypto/team-card.js";
 import type { TeamKey } from "../../shared/crypto/team-key.js";
 import { HandoffError } from "../../shared/errors.js";
@@ -7,8 +8,10 @@ import { type CallOptions, fetchTeamListing } from "./server-api.js";
 import { loadTeamRing } from "./team-ring.js";
 
 // The team inbox as a member sees it: the server's listing with each sealed card opened with
-// this machine's key ring. Share keys stay in memory, apart from what is printed or returned
-// as JSON: a listing never shows one.
+// this machine's key ring, and each card's signature checked against its roster. A card is shown
+// as from its publisher only when that publisher's key signed it; any other card is shown as
+// unverified, its claimed publisher apart. Share keys stay in memory, apart from what is printed
+// or returned as JSON: a listing never shows one.
 
 /** How an entry's card reads here: opened, absent (published without one), sealed with a key this ring lacks, refused. */
 export type CardState = "readable" | "no_card" | "unknown_key" | "unreadable";
@@ -17,8 +20,14 @@ export interface InboxEntry extends Omit<TeamHandoff, "card"> {
   /** The share page without its #key. */
   link: string;
   card_state: CardState;
-  /** The opened card; null unless card_state is "readable". */
+  /** The opened card; null unless card_state is "readable". Its `publisher` only when `signature` is verified. */
   card: TeamCard | null;
+  /** The card's publisher, when the signature checks out against this machine's roster; null otherwise. */
+  publisher: string | null;
+  /** Whether the card is signed by the member it names (verified, and by whom introduced), or why not; null when the card is not readable. */
+  signature: SignerCheck | null;
+  /** An unverified card's self-declared publisher, kept apart: never shown as who it is from. */
+  claimed_publisher: string | null;
   /** The team key the card names (null: none, or a card too damaged to say). */
   key_id: string | null;
   /** Why the card could not be used (unknown_key, unreadable); null otherwise. */
@@ -61,7 +70,7 @@ export async function readTeamInbox(
   const ring = await loadTeamRing(server, location);
   const listing = await progress(`listing ${server} (waiting for the server)...`, fetchTeamListing(server, { value: teamToken, server }, call));
   const shareKeys = new Map<string, string>();
-  const entries = await Promise.all(listing.handoffs.map((handoff) => openEntry(server, handoff, ring.keys, shareKeys)));
+  const entries = await Promise.all(listing.handoffs.map((handoff) => openEntry(server, handoff, ring.keys, ring.members, shareKeys)));
   const warnings = [...destination.warnings];
   if (ring.keys.length === 0 && entries.some((e) => e.card_state !== "no_card")) {
     warnings.push(`this machine holds no team key for ${server}: titles cannot be shown (join with an invite: 'handoff team join')`);
@@ -69,14 +78,25 @@ export async function readTeamInbox(
   return { server, team: listing.team, entries, ring: ring.keys.map((k) => k.id), warnings, shareKeys };
 }
 
-async function openEntry(server: string, handoff: TeamHandoff, ring: TeamKey[], shareKeys: Map<string, string>): Promise<InboxEntry> {
+async function openEntry(server: string, handoff: TeamHandoff, ring: TeamKey[], roster: MemberKey[], shareKeys: Map<string, string>): Promise<InboxEntry> {
   const { card: sealed, ...rest } = handoff;
-  const base = { ...rest, link: `${server}${handoff.url}` };
+  const base = { ...rest, link: `${server}${handoff.url}`, publisher: null, signature: null, claimed_publisher: null };
   if (sealed === null) return { ...base, card_state: "no_card", card: null, key_id: null, card_problem: null };
-  const opened = await openTeamCard(sealed, handoff.id, ring);
+  const opened = await openTeamCard(sealed, handoff.id, ring, roster);
   if (opened.state === "readable") {
     shareKeys.set(handoff.id, opened.share_key);
-    return { ...base, card_state: "readable", card: opened.card, key_id: opened.key_id, card_problem: null };
+    const { publisher, ...card } = opened.card;
+    const verified = opened.signature.state === "verified";
+    return {
+      ...base,
+      card_state: "readable",
+      card: verified ? opened.card : card,
+      publisher: verified ? (publisher ?? null) : null,
+      signature: opened.signature,
+      claimed_publisher: verified ? null : (publisher ?? null),
+      key_id: opened.key_id,
+      card_problem: null,
+    };
   }
   if (opened.state === "unknown_key") {
     return {

@@ -9,7 +9,7 @@ import { isHandoffId } from "../ids/handoff-id.js";
  */
 
 /** The current version of the config file's shape (docs/storage.md, "Local files around publishing"). */
-export const CONFIG_VERSION = 3;
+export const CONFIG_VERSION = 4;
 
 /**
  * The schemas, built on first use: every command's start-up reads the config module, and only one
@@ -64,12 +64,34 @@ function buildSchemas() {
     added_at: z.iso.datetime({ offset: true }),
   });
 
-  /** The credentials for one server: each is sent to that server only; team keys are never sent. */
+  const memberKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, "must be 43 base64url characters (a 256-bit Ed25519 key)"));
+  /** One member this machine trusts (docs/storage.md, "Team members and signed cards"). */
+  const TeamMemberEntrySchema = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(100)), key: memberKey, added_at: z.iso.datetime({ offset: true }) });
+  /**
+   * This machine's own member key for the server's team: its name, key pair and the introductions
+   * that lead to it. That the secret gives the key and the chain verifies is checked when it is
+   * loaded (WebCrypto, asynchronous).
+   */
+  const TeamIdentitySchema = z.strictObject({
+    name: z.string().check(z.minLength(1), z.maxLength(100)),
+    key: memberKey,
+    secret: memberKey,
+    intro: z
+      .array(z.strictObject({ by: memberKey, name: z.string(), key: memberKey, sig: z.string().check(z.regex(/^[A-Za-z0-9_-]{86}$/, "must be an 86-character signature")) }))
+      .check(z.maxLength(4)),
+    added_at: z.iso.datetime({ offset: true }),
+  });
+
+  /** The credentials for one server: each is sent to that server only; team keys and member keys are never sent. */
   const ServerCredentialsSchema = z.strictObject({
     token: z.optional(TokenSchema),
     team_token: z.optional(TokenSchema),
     /** Config version 3: the team key ring, newest first (the first seals new team entries). */
     team_keys: z.optional(z.array(TeamKeyEntrySchema).check(z.maxLength(32, "holds at most 32 keys"))),
+    /** Config version 4: this machine's member key, which signs its team cards. */
+    team_identity: z.optional(TeamIdentitySchema),
+    /** Config version 4: the members this machine trusts (its roster), by name and public key. */
+    team_members: z.optional(z.array(TeamMemberEntrySchema).check(z.maxLength(256, "holds at most 256 members"))),
   });
 
   /**
@@ -84,16 +106,20 @@ function buildSchemas() {
    */
   const ConfigFileV2Schema = z
     .strictObject({
-      /** 2, or 3 (adds `team_keys`); this client writes 3. */
-      version: z.union([z.literal(2), z.literal(CONFIG_VERSION)]),
+      /** 2, 3 (adds `team_keys`) or 4 (adds `team_identity`, `team_members`); this client writes 4. */
+      version: z.union([z.literal(2), z.literal(3), z.literal(CONFIG_VERSION)]),
       default_server: z.optional(z.string()),
       servers: z._default(z.record(z.string(), ServerCredentialsSchema), {}),
       /** false turns off `handoff hook`'s automatic handoffs (HANDOFF_AUTO overrides it). */
       auto_handoffs: z.optional(z.boolean()),
     })
     .check(
-      z.refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
-        message: `team_keys needs "version": ${CONFIG_VERSION}`,
+      z.refine((config) => config.version !== 2 || Object.values(config.servers).every((entry) => entry.team_keys === undefined), {
+        message: `team_keys needs "version": 3 or later`,
+        path: ["version"],
+      }),
+      z.refine((config) => config.version === CONFIG_VERSION || Object.values(config.servers).every((entry) => entry.team_identity === undefined && entry.team_members === undefined), {
+        message: `team_identity and team_members need "version": ${CONFIG_VERSION}`,
         path: ["version"],
       }),
     );
@@ -127,10 +153,11 @@ function buildSchemas() {
      */
     pending: z.optional(z.literal(true)),
   });
-  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
+  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, TeamMemberEntrySchema, TeamIdentitySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
 }
 
 export type ConfigFileV2 = z.infer<LocalFileSchemas["ConfigFileV2Schema"]>;
 export type ConfigFile = z.infer<LocalFileSchemas["ConfigFileSchema"]>;
 export type TeamKeyEntry = z.infer<LocalFileSchemas["TeamKeyEntrySchema"]>;
+export type TeamMemberEntry = z.infer<LocalFileSchemas["TeamMemberEntrySchema"]>;
 export type PublishedRecord = z.infer<LocalFileSchemas["PublishedRecordSchema"]>;

@@ -201,7 +201,7 @@ describe("invalid configuration is named precisely", () => {
     { name: "version 2 with a version-1 key", content: { version: 2, server: FILE_SERVER }, message: /unknown key 'server' \(allowed: version, default_server, servers, auto_handoffs\)/ },
     { name: "version 2 with a bad server key", content: { version: 2, servers: { "http://example.com": {} } }, message: /the server 'http:\/\/example\.com' in .*config\.json uses plain http/ },
     { name: "version 2 with a bad token", content: { version: 2, servers: { [FILE_SERVER]: { team_token: "a b" } } }, message: /key 'servers\.https:\/\/file\.example\.com\.team_token' must be/ },
-    { name: "an unknown version", content: { version: 4, servers: {} }, message: /key 'version'/ },
+    { name: "an unknown version", content: { version: 5, servers: {} }, message: /key 'version'/ },
     { name: "team keys in a version-2 file", content: { version: 2, servers: { [FILE_SERVER]: { team_keys: [] } } }, message: /key 'version' team_keys needs "version": 3/ },
     {
       name: "a team key of the wrong length",

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
 import { newShareKey } from "../../shared/crypto/key.js";
-import { sealTeamCard } from "../../shared/crypto/team-card.js";
-import { newTeamKey } from "../../shared/crypto/team-key.js";
+import { type MemberIdentity, newMemberIdentity, signBytes } from "../../shared/crypto/member-key.js";
+import { sealCardContent, sealTeamCard } from "../../shared/crypto/team-card.js";
+import { type TeamKey, newTeamKey } from "../../shared/crypto/team-key.js";
 import { newHandoffId, newToken } from "../../shared/ids/tokens.js";
 import { makeRepo, tempDir } from "../client/git-repo.js";
 import { startMcp } from "../helpers/mcp-client.js";
@@ -54,8 +55,34 @@ interface TeamDiscovery {
 }
 interface TeamList {
   team: string;
-  handoffs: { id: string; card_state: string; card: { title?: string } | null; card_problem: string | null }[];
+  handoffs: { id: string; card_state: string; card: { title?: string } | null; card_problem: string | null; publisher: string | null; signature: { state: string; reason?: string } | null }[];
 }
+
+/** A team-scope publish of a card someone sealed by hand, as a member holding `token` can send it. */
+async function publishCard(token: string, id: string, card: string): Promise<void> {
+  const res = await fetch(`${server!.url}/v1/handoffs?scope=team`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "handoff-read-token": "A".repeat(43), "handoff-id": id, "handoff-team-card": card, "content-type": "application/octet-stream" },
+    body: "ciphertext",
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+/** A host's member key for the one server in its config (its name, key pair and introductions). */
+const identityOf = (host: Host) => {
+  const config = JSON.parse(readFileSync(join(host.env.XDG_CONFIG_HOME!, "handoff", "config.json"), "utf8")) as { servers: Record<string, { team_identity?: MemberIdentity }> };
+  const identity = Object.values(config.servers).find((entry) => entry.team_identity)?.team_identity;
+  if (!identity) throw new Error(`${host.name} holds no member key`);
+  return identity;
+};
+
+/** The team key a host seals new entries with (the head of its ring). */
+const teamKeyOf = async (host: Host): Promise<TeamKey> => {
+  const config = JSON.parse(readFileSync(join(host.env.XDG_CONFIG_HOME!, "handoff", "config.json"), "utf8")) as { servers: Record<string, { team_keys?: TeamKey[] }> };
+  const head = Object.values(config.servers).find((entry) => entry.team_keys)?.team_keys?.[0];
+  if (!head) throw new Error(`${host.name} holds no team key`);
+  return { id: head.id, key: head.key };
+};
 
 const ringOf = (host: Host) => {
   const config = JSON.parse(readFileSync(join(host.env.XDG_CONFIG_HOME!, "handoff", "config.json"), "utf8")) as { servers: Record<string, { team_keys?: { key: string }[] }> };
@@ -80,21 +107,26 @@ describe("three parties: an operator, member A, member B", () => {
     memberA = makeHost(base, "member-a", repo, { HANDOFF_PUBLISHER: "ana" });
     memberB = makeHost(base, "member-b", repo);
 
-    const first = await operator.run(["team", "invite", "--new-key", "--json"], { input: `${tokenA}\n` });
+    // A token invite names the member it gives a member key to (their cards are signed with it).
+    const unnamed = await operator.run(["team", "invite", "--new-key"], { input: `${tokenA}\n` });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(/handoff team invite --member NAME/);
+    const first = await operator.run(["team", "invite", "--new-key", "--member", "ana", "--json"], { input: `${tokenA}\n` });
     expect(first.code, first.stderr).toBe(0);
-    const inviteA = json<{ invite: string; new_key: boolean }>(first);
-    expect(inviteA.new_key).toBe(true);
-    const second = await operator.run(["team", "invite"], { input: tokenB });
+    const inviteA = json<{ invite: string; new_key: boolean; member: string; inviter_key_created: boolean }>(first);
+    expect(inviteA).toMatchObject({ new_key: true, member: "ana", inviter_key_created: true });
+    const second = await operator.run(["team", "invite", "--member", "bob"], { input: tokenB });
     expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/a member key for bob introduced by yours/);
     const inviteB = second.stdout.trim();
 
-    for (const [host, invite] of [
-      [memberA, inviteA.invite],
-      [memberB, inviteB],
+    for (const [host, invite, name] of [
+      [memberA, inviteA.invite, "ana"],
+      [memberB, inviteB, "bob"],
     ] as const) {
       const joined = await host.run(["team", "join", "--json"], { input: invite });
       expect(joined.code, joined.stderr).toBe(0);
-      expect(json(joined)).toMatchObject({ team: "ledger", token_set: true, server: server!.url });
+      expect(json(joined)).toMatchObject({ team: "ledger", token_set: true, server: server!.url, member: name });
       const config = join(host.env.XDG_CONFIG_HOME!, "handoff", "config.json");
       expect(statSync(config).mode & 0o777).toBe(0o600);
     }
@@ -115,12 +147,14 @@ describe("three parties: an operator, member A, member B", () => {
     const discovery = json<TeamDiscovery>(found);
     expect(discovery).toMatchObject({ source: "team", selected: null });
     expect(discovery.candidates.map((c) => [c.id, c.title, c.publisher])).toEqual([[published.id, TITLE, "ana"]]);
+    expect(found.stdout).toContain('"state": "verified"');
     // The share key never shows in a listing.
     expect(found.stdout).not.toContain(published.url.split("#")[1]);
 
     const listed = await memberB.run(["team"]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(TITLE);
+    expect(listed.stdout).toContain(`${TITLE}  (from ana)`);
     expect(listed.stdout).toContain(`handoff resume --team ${published.id}`);
 
     const meta = await memberA.run(["published", "--json"]);
@@ -165,8 +199,17 @@ describe("three parties: an operator, member A, member B", () => {
 
   it("nothing in the server's persisted state holds the title, the summary, the body, the share key or the team key", () => {
     const state = join(base, "server-state");
-    const secrets = { title: TITLE, summary: SUMMARY, body: "flip the read path", shareKey: published.url.split("#")[1]!, ...Object.fromEntries(ringOf(memberA).map((k, i) => [`teamKey${i}`, k])) };
-    expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(5);
+    const secrets = {
+      title: TITLE,
+      summary: SUMMARY,
+      body: "flip the read path",
+      shareKey: published.url.split("#")[1]!,
+      ...Object.fromEntries(ringOf(memberA).map((k, i) => [`teamKey${i}`, k])),
+      memberKeyA: identityOf(memberA).secret,
+      memberKeyB: identityOf(memberB).secret,
+      publisher: "ana",
+    };
+    expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(8);
     for (const [name, value] of Object.entries(secrets)) expect([name, filesContaining(state, value)]).toEqual([name, []]);
     // The search can find: the team name is stored in the clear.
     expect(filesContaining(state, "ledger").length).toBeGreaterThan(0);
@@ -199,14 +242,7 @@ describe("three parties: an operator, member A, member B", () => {
     const key = await newTeamKey();
     const [intruderKey] = [key];
     const tokenC = await issue("token", "ledger");
-    const send = async (card: string, id: string) => {
-      const res = await fetch(`${server!.url}/v1/handoffs?scope=team`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${tokenC}`, "handoff-read-token": "A".repeat(43), "handoff-id": id, "handoff-team-card": card, "content-type": "application/octet-stream" },
-        body: "ciphertext",
-      });
-      expect(res.status, await res.clone().text()).toBe(201);
-    };
+    const send = (card: string, id: string) => publishCard(tokenC, id, card);
     const ring = json<TeamList & { ring: string[] }>(await memberB.run(["team", "--json"])).ring;
     // Forged: a card under the team's current key id, with bytes no member sealed.
     const wellFormed = await sealTeamCard({ id: newHandoffId(), shareKey: newShareKey(), card: { created_at: "2026-05-01T10:00:00Z" } }, intruderKey);
@@ -226,6 +262,61 @@ describe("three parties: an operator, member A, member B", () => {
     const resume = await memberB.run(["resume", "--team", movedId]);
     expect(resume.code).toBe(3);
     expect(resume.stderr).toMatch(/has no card this machine can open: the card was sealed for another entry/);
+  });
+
+  it("a forged card (another's name, a key no member introduced, changed after signing, unsigned) is shown as unverified, never as from its publisher", async () => {
+    const current = await teamKeyOf(memberB);
+    const card = (title: string) => ({ title, keywords: ["hotfix"], created_at: "2026-05-01T10:00:00Z" });
+    const signedAs = async (signer: MemberIdentity, id: string, title: string, publisher: string) => {
+      const signed = JSON.stringify({ id, share_key: newShareKey(), card: { ...card(title), publisher }, signer: { key: signer.key, intro: signer.intro } });
+      return { signed, sig: await signBytes(signer, new TextEncoder().encode(`handoff team card v2\u0000${signed}`)) };
+    };
+    const bob = identityOf(memberB);
+    // 1. Bob signs a card that names ana as its publisher.
+    const claimedId = newHandoffId();
+    await publishCard(tokenB, claimedId, await sealCardContent({ v: 2, ...(await signedAs(bob, claimedId, "Hotfix claimed by ana", "ana")) }, current));
+    // 2. A key no member introduced, calling itself ana.
+    const strangerId = newHandoffId();
+    await publishCard(tokenB, strangerId, await sealTeamCard({ id: strangerId, shareKey: newShareKey(), card: card("Hotfix, trust me") }, current, await newMemberIdentity("ana")));
+    // 3. Ana's own signed card, its title changed afterwards by someone holding the team key.
+    const tamperedId = newHandoffId();
+    const real = await signedAs(identityOf(memberA), tamperedId, "Rotate the ledger key", "ana");
+    await publishCard(tokenB, tamperedId, await sealCardContent({ v: 2, signed: real.signed.replace("Rotate the ledger key", "Run the hotfix script"), sig: real.sig }, current));
+    // 4. A card from before signatures, naming ana.
+    const unsignedId = newHandoffId();
+    await publishCard(tokenB, unsignedId, await sealTeamCard({ id: unsignedId, shareKey: newShareKey(), card: { ...card("Hotfix, unsigned"), publisher: "ana" } }, current));
+
+    const expected: [string, string, string][] = [
+      [claimedId, "Hotfix claimed by ana", "wrong_name"],
+      [strangerId, "Hotfix, trust me", "unknown_key"],
+      [tamperedId, "Run the hotfix script", "bad_signature"],
+      [unsignedId, "Hotfix, unsigned", "no_signature"],
+    ];
+    for (const reader of [memberA, memberB]) {
+      const listed = json<TeamList>(await reader.run(["team", "--json"])).handoffs;
+      for (const [id, title, reason] of expected) {
+        const entry = listed.find((h) => h.id === id)!;
+        expect(entry, `${reader.name}: ${title}`).toMatchObject({ card_state: "readable", publisher: null, signature: { state: "unverified", reason } });
+        expect(entry.card, title).not.toHaveProperty("publisher");
+      }
+      // Ana's real card stays hers.
+      expect(listed.find((h) => h.id === published.id)).toMatchObject({ publisher: "ana", signature: { state: "verified", signer: "ana" } });
+      const human = await reader.run(["team"]);
+      expect(human.code, human.stderr).toBe(0);
+      const lineOf = (title: string) => human.stdout.split("\n").find((line) => line.includes(title)) ?? "";
+      expect(lineOf("Hotfix claimed by ana")).toMatch(
+        /\(unverified: it names ana as its publisher, but its key was introduced as bob\)$|\(unverified: it names ana as its publisher, but it is signed with bob's key\)$/,
+      );
+      expect(lineOf("Hotfix, trust me")).toMatch(/\(unverified: signed by an unknown key\)$/);
+      expect(lineOf("Run the hotfix script")).toMatch(/\(unverified: the signature does not match the card: changed after it was signed, or forged\)$/);
+      expect(lineOf("Hotfix, unsigned")).toMatch(/\(unverified: no signature\)$/);
+      for (const title of ["Hotfix claimed by ana", "Hotfix, trust me", "Run the hotfix script", "Hotfix, unsigned"]) expect(lineOf(title)).not.toMatch(/from ana/);
+      expect(human.stderr).toMatch(/4 of them unverified/);
+      // The shortlist says so too.
+      const shortlist = await reader.run(["resume", "--team", "hotfix"]);
+      expect(shortlist.stdout).toMatch(/Hotfix, trust me {2}\(unverified: signed by an unknown key\)/);
+      expect(shortlist.stdout).not.toMatch(/Hotfix.*\(from ana\)/);
+    }
   });
 
   it("a malformed invite and a ring with a wrong-length key are clear errors that change nothing", async () => {
@@ -358,7 +449,8 @@ describe("a passphrase as a second factor", () => {
     expect(json(wrong)).toMatchObject({ error: { code: "decrypt_failed", message: expect.stringMatching(/^wrong passphrase: .*\(422\); no view was spent/) } });
     const raw = await fetch(`${server!.url}/v1/handoffs/${link.id}`, { headers: { "handoff-read-token": "A".repeat(43) } });
     expect(raw.status).toBe(422);
-    // Two wrong tries so far, counted on the link itself (docs/api.md, "Wrong passphrases").
+    // Two wrong tries so far (the CLI's and this one), counted on the link itself; the link alone,
+    // tried above without a passphrase, is not one (docs/api.md, "Wrong passphrases, per link").
     expect(((await raw.json()) as { error: { details: unknown } }).error.details).toEqual({ passphrase: true, wrong_passphrases: 2, slow_after: 5, lock_after: 20 });
     expect(await viewsUsed()).toBe(0);
     const listed = json<{ published: { id: string; passphrase: { wrong_passphrases: number } | null }[] }>(await owner.run(["published", "--json"]));

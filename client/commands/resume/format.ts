@@ -1,4 +1,5 @@
 import { resumeCommand } from "../../../shared/ce/resume-command.js";
+import { signatureWords } from "../../../shared/crypto/member-key.js";
 import type { DiscoveryResult } from "../../ops/discover/discover.js";
 import type { ChangesFacts } from "../../ops/orient/changes.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
@@ -195,7 +196,7 @@ export function formatTeamShortlist(result: TeamDiscoveryResult): string {
     "",
   ];
   result.candidates.forEach((c, i) => {
-    lines.push(`${i + 1}. ${c.title ?? "(untitled)"}${c.publisher ? `  (${c.publisher})` : ""}`);
+    lines.push(`${i + 1}. ${c.title ?? "(untitled)"}  (${signatureWords(c.signature)})`);
     lines.push(`   created: ${c.created_at}; expires ${c.expires_at}`);
     if (c.summary) lines.push(`   summary: ${c.summary}`);
     if (c.reasons.length > 0) lines.push(`   why: ${c.reasons.join("; ")}`);

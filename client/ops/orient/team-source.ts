@@ -1,4 +1,5 @@
 import { HandoffError } from "../../../shared/errors.js";
+import type { SignerCheck } from "../../../shared/crypto/member-key.js";
 import type { TeamCard } from "../../../shared/crypto/team-card.js";
 import { type CandidateMeta, rankCandidates, relevant } from "../../../shared/discover/rank.js";
 import { buildShareUrl } from "../../../shared/api/share-url.js";
@@ -19,7 +20,10 @@ export interface TeamCandidate {
   summary: string | null;
   keywords: string[];
   created_at: string;
+  /** Who published it, only when their signature checks out against this machine's roster. */
   publisher: string | null;
+  /** Whether the card is signed by the member it names, and by whom introduced; or why it is unverified. */
+  signature: SignerCheck | null;
   repository: string | null;
   branch: string | null;
   expires_at: string;
@@ -81,7 +85,8 @@ export async function discoverTeam(options: { keywords: string[]; limit: number 
       summary: e.card.summary ?? null,
       keywords: e.card.keywords ?? [],
       created_at: e.card.created_at,
-      publisher: e.card.publisher ?? null,
+      publisher: e.publisher,
+      signature: e.signature,
       repository: e.card.repository ?? null,
       branch: e.card.branch ?? null,
       expires_at: e.expires_at,

@@ -1,14 +1,15 @@
-import { userInfo } from "node:os";
 import { sealTeamCard } from "../../../shared/crypto/team-card.js";
 import { isHandoffError } from "../../../shared/errors.js";
 import { cardFromDocument } from "../../../shared/team/card-from-document.js";
 import type { ConfigLocation } from "../../lib/config.js";
-import { loadTeamRing } from "../../lib/team-ring.js";
+import { defaultMemberName, loadTeamRing } from "../../lib/team-ring.js";
 
 /**
  * What a team publish seals for teammates: a card from the (redacted) document and the share
- * key, bound to the id the publish proposes. Without a team key for this server the entry is
- * published without a card (teammates see it listed, untitled) and a warning says how to get one.
+ * key, bound to the id the publish proposes, signed with this machine's member key (its name is
+ * the card's publisher). Without a team key for this server the entry is published without a
+ * card (teammates see it listed, untitled); without a member key the card is unsigned, and
+ * teammates see it as unverified. A warning says how to get either.
  */
 export async function teamCardFor(server: string, location: ConfigLocation, input: { text: string; createdAt: string; shareKey: string }) {
   const ring = await loadTeamRing(server, location);
@@ -19,29 +20,22 @@ export async function teamCardFor(server: string, location: ConfigLocation, inpu
       seal: async (_id: string): Promise<string | undefined> => undefined,
     };
   }
-  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: publisherLabel(location.env) });
+  const signer = ring.identity;
+  const card = cardFromDocument(input.text, { createdAt: input.createdAt, publisher: signer?.name ?? defaultMemberName(location.env) });
   return {
-    warning: undefined,
+    warning:
+      signer === undefined
+        ? `no member key for ${server} on this machine, so the card is not signed: teammates see it as unverified (no signature); ask a teammate for 'handoff team invite --keys-only --member <your name>' and join with it`
+        : undefined,
     seal: async (id: string): Promise<string | undefined> => {
       try {
-        return await sealTeamCard({ id, shareKey: input.shareKey, card }, current);
+        return await sealTeamCard({ id, shareKey: input.shareKey, card }, current, signer);
       } catch (error) {
         if (!isHandoffError(error) || error.reason !== "too_large") throw error;
         // Text that escapes badly (control characters) can overflow the card: keep what identifies it.
         const { summary: _summary, keywords: _keywords, ...small } = card;
-        return sealTeamCard({ id, shareKey: input.shareKey, card: small }, current);
+        return sealTeamCard({ id, shareKey: input.shareKey, card: small }, current, signer);
       }
     },
   };
-}
-
-/** The publisher as teammates see them on a card: HANDOFF_PUBLISHER, else the login name. */
-function publisherLabel(env: NodeJS.ProcessEnv): string | undefined {
-  const named = env.HANDOFF_PUBLISHER?.trim();
-  if (named) return named;
-  try {
-    return userInfo().username;
-  } catch {
-    return env.USER ?? env.LOGNAME;
-  }
 }

@@ -14,12 +14,21 @@ export interface JoinResult {
   current_key: string;
   token_set: boolean;
   config_path: string;
+  /** The name this machine's member key goes by (it signs its team cards); null when it has none. */
+  member: string | null;
+  /** True when the invite gave a member key but this machine kept the one it had. */
+  member_key_kept: boolean;
+  /** Members added to the roster (the ones this machine trusts), by name. */
+  members_added: string[];
+  /** Roster entries refused: a name this machine already knows with another key. */
+  member_conflicts: string[];
 }
 
 /**
- * Joins with an invite: checks it whole (shape, server, token kind, every key), asks the server
- * whether the token is live, and only then writes the token and keys to the config file (0600),
- * bound to the invite's server. A bad invite or a refused token changes nothing.
+ * Joins with an invite: checks it whole (shape, server, token kind, every key, the member key and
+ * its introductions), asks the server whether the token is live, and only then writes the token,
+ * keys, member key and roster to the config file (0600), bound to the invite's server. A bad
+ * invite or a refused token changes nothing.
  */
 export async function joinTeam(location: ConfigLocation, text: string, call: CallOptions, now: Date): Promise<JoinResult> {
   const parsed = await parseInvite(text);
@@ -40,7 +49,15 @@ export async function joinTeam(location: ConfigLocation, text: string, call: Cal
     }
   }
   const before = new Set((await loadTeamRing(invite.server, location)).keys.map((k) => k.id));
-  const ring = await addToTeamRing(location, invite.server, { keys: invite.keys, current: invite.keys[0]!, teamToken: invite.team_token, now });
+  const change = await addToTeamRing(location, invite.server, {
+    keys: invite.keys,
+    current: invite.keys[0]!,
+    teamToken: invite.team_token,
+    identity: invite.member,
+    members: invite.members,
+    now,
+  });
+  const ring = change.ring;
   return {
     server: ring.server,
     team,
@@ -48,5 +65,9 @@ export async function joinTeam(location: ConfigLocation, text: string, call: Cal
     current_key: ring.keys[0]!.id,
     token_set: invite.team_token !== undefined,
     config_path: ring.configPath,
+    member: ring.identity?.name ?? null,
+    member_key_kept: change.identity_kept,
+    members_added: change.members_added,
+    member_conflicts: change.member_conflicts,
   };
 }

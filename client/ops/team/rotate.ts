@@ -10,7 +10,7 @@ export interface RotateResult {
   new_key: string;
   /** The whole ring, newest first: older keys stay, so older entries stay readable. */
   keys: string[];
-  /** A keys-only invite for the members who stay ('handoff team join' merges it; tokens unchanged). */
+  /** A keys-only invite for the members who stay ('handoff team join' merges it and its roster; tokens unchanged). */
   invite: string;
 }
 
@@ -24,6 +24,7 @@ export async function rotateTeamKey(location: ConfigLocation, server: string, no
     throw new HandoffError("not_configured", `this machine holds no team key for ${ring.server}: there is nothing to rotate`, { hint: "join with an invite first ('handoff team join')" });
   }
   const key = await newTeamKey();
-  const after = await addToTeamRing(location, server, { keys: [key], current: key, now });
-  return { server: after.server, new_key: key.id, keys: after.keys.map((k) => k.id), invite: encodeInvite({ server: after.server, keys: after.keys }) };
+  const after = (await addToTeamRing(location, server, { keys: [key], current: key, now })).ring;
+  // The roster travels too, so everyone who joins the invite learns every member this machine trusts.
+  return { server: after.server, new_key: key.id, keys: after.keys.map((k) => k.id), invite: encodeInvite({ server: after.server, keys: after.keys, members: after.members }) };
 }

@@ -54,7 +54,13 @@ describe("sealed team cards", () => {
     // A title a few characters longer seals to the same size.
     const longer = await sealTeamCard({ id, shareKey, card: { ...card, title: "Billing cutover, again" } }, key);
     expect(longer.length).toBe(sealed.length);
-    expect(await openTeamCard(sealed, id, [await newTeamKey(), key])).toEqual({ state: "readable", key_id: key.id, card, share_key: shareKey });
+    expect(await openTeamCard(sealed, id, [await newTeamKey(), key])).toEqual({
+      state: "readable",
+      key_id: key.id,
+      card,
+      share_key: shareKey,
+      signature: { state: "unverified", reason: "no_signature", problem: "no signature" },
+    });
   });
 
   it("a card moved to another entry, tampered, relabelled or sealed with an unknown key is refused, never thrown", async () => {
@@ -107,16 +113,16 @@ describe("invites", () => {
   it("round-trip a server, a team token and a ring", async () => {
     const keys = [await newTeamKey(), await newTeamKey()];
     const token = newToken("team");
-    const text = encodeInvite({ server: "https://handoff.example.com", team_token: token, keys });
-    expect(await parseInvite(`  ${text}\n`)).toEqual({ ok: true, value: { server: "https://handoff.example.com", team_token: token, keys } });
-    expect(await parseInvite(encodeInvite({ server: "http://127.0.0.1:8787", keys }))).toMatchObject({ ok: true, value: { server: "http://127.0.0.1:8787", keys } });
+    const text = encodeInvite({ server: "https://handoff.example.com", team_token: token, keys, members: [] });
+    expect(await parseInvite(`  ${text}\n`)).toEqual({ ok: true, value: { server: "https://handoff.example.com", team_token: token, keys, members: [] } });
+    expect(await parseInvite(encodeInvite({ server: "http://127.0.0.1:8787", keys, members: [] }))).toMatchObject({ ok: true, value: { server: "http://127.0.0.1:8787", keys } });
   });
 
   const body = (value: unknown) => `handoff-invite-v1.${encodeBase64Url(new TextEncoder().encode(JSON.stringify(value)))}`;
   it.each([
-    ["empty", async () => "", /does not start with 'handoff-invite-v1\.'/],
+    ["empty", async () => "", /does not start with 'handoff-invite-v2\.'/],
     ["a newer version", async () => "handoff-invite-v9.AAAA", /version 9 is not one this client reads/],
-    ["cut short", async () => encodeInvite({ server: "https://a.example", keys: [await newTeamKey()] }).slice(0, 60), /not JSON|not base64url/],
+    ["cut short", async () => encodeInvite({ server: "https://a.example", keys: [await newTeamKey()], members: [] }).slice(0, 60), /not JSON|not base64url/],
     ["no keys", async () => body({ v: 1, server: "https://a.example", keys: [] }), /at least one team key/],
     ["a wrong-length key", async () => body({ v: 1, server: "https://a.example", keys: [{ id: "A".repeat(12), key: "A".repeat(42) }] }), /keys\.0\.key/],
     ["a key whose id does not match", async () => body({ v: 1, server: "https://a.example", keys: [{ id: "A".repeat(12), key: (await newTeamKey()).key }] }), /does not match its id/],
