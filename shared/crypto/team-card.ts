@@ -1,12 +1,13 @@
-// zod's "mini" build: the worker bundles this file's shape check.
+// zod's "mini" build, as the other shared schemas (the worker bundles only team-card-shape.ts).
 import * as z from "zod/mini";
 import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError } from "../errors.js";
 import { isHandoffId } from "../ids/handoff-id.js";
-import { MAX_TEAM_CARD_CHARS, MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../document/size-limits.js";
+import { MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_PAD_BYTES } from "../document/size-limits.js";
 import { KEY_LENGTH, parseShareKey } from "./key.js";
 import { MAX_INTRODUCTIONS, MEMBER_KEY_LENGTH, type MemberIdentity, type MemberKey, SIGNATURE_LENGTH, type SignerCheck, checkSigner, signBytes, verifyBytes } from "./member-key.js";
-import { TEAM_KEY_ID_LENGTH, type TeamKey, parseTeamKey } from "./team-key.js";
+import { CARD_PREFIX, CARD_SHAPE, sealedCardProblem } from "./team-card-shape.js";
+import { type TeamKey, parseTeamKey } from "./team-key.js";
 
 // A team entry's sealed card: what a teammate needs to find a handoff and open it, sealed with
 // the team key so the server stores it without reading it. One AEAD seals the card (title,
@@ -16,15 +17,11 @@ import { TEAM_KEY_ID_LENGTH, type TeamKey, parseTeamKey } from "./team-key.js";
 // from its named publisher from one any key holder wrote. Format: docs/storage.md ("The team
 // card"). WebCrypto only.
 
-/** The sealing's version: the `htc1.` prefix and the HKDF label. A layout change is a bump. */
-export const TEAM_CARD_VERSION = 1;
 /** The sealed content's version: 1 unsigned (still read, shown as unverified), 2 signed. */
 export const TEAM_CARD_CONTENT_VERSION = 2;
-const PREFIX = `htc${TEAM_CARD_VERSION}.`;
 const HKDF_INFO = new TextEncoder().encode("handoff team card v1 AES-256-GCM");
 const SALT_BYTES = 16;
 const IV_BYTES = 12;
-const SHAPE = new RegExp(`^htc1\\.([A-Za-z0-9_-]{${TEAM_KEY_ID_LENGTH}})\\.([A-Za-z0-9_-]+)$`);
 
 const text = (name: string, max: number) => z.string(`${name} must be a string`).check(z.maxLength(max, `${name} is longer than ${max} characters`));
 
@@ -72,25 +69,6 @@ export type OpenedCard =
   | { state: "unreadable"; key_id: string | null; why: string };
 
 /**
- * Why `sealed` is not a sealed card's shape and size, undefined when it is: what the server can check without the key.
- *
- * @example
- * ```ts
- * sealedCardProblem("htc1.Q0xN3v7pTzc_.AAAA...") // undefined for a well-formed card
- * ```
- */
-export function sealedCardProblem(sealed: string): string | undefined {
-  if (sealed.length > MAX_TEAM_CARD_CHARS) return `the team card is ${sealed.length} characters, more than the ${MAX_TEAM_CARD_CHARS} allowed`;
-  const match = SHAPE.exec(sealed);
-  if (match === null) return "the team card is not 'htc1.<key id>.<base64url>'";
-  const bytes = decodeBase64Url(match[2]!);
-  if (bytes === undefined) return "the team card's sealed part is not canonical base64url";
-  const padded = bytes.length - TEAM_CARD_OVERHEAD_BYTES;
-  if (padded < TEAM_CARD_PAD_BYTES || padded % TEAM_CARD_PAD_BYTES !== 0) return `the team card's sealed part has ${bytes.length} bytes, not a padded card's size`;
-  return undefined;
-}
-
-/**
  * Seals `card` and the share key of handoff `id` with the team key `teamKey`, signed by `signer`
  * when given (content v2: the card's publisher is then the signer's name), else unsigned (v1).
  *
@@ -134,7 +112,7 @@ export async function sealCardContent(content: unknown, teamKey: TeamKey): Promi
   out.set(salt, 0);
   out.set(iv, SALT_BYTES);
   out.set(sealed, SALT_BYTES + IV_BYTES);
-  return `${PREFIX}${teamKey.id}.${encodeBase64Url(out)}`;
+  return `${CARD_PREFIX}${teamKey.id}.${encodeBase64Url(out)}`;
 }
 
 /** The sealed content: v2 signed by `signer` (its name as the publisher), or v1 without one. */
@@ -158,11 +136,11 @@ async function contentOf(id: string, shareKey: string, card: TeamCard, signer: M
  */
 export async function openTeamCard(sealed: string, id: string, ring: readonly TeamKey[], roster: readonly MemberKey[] = []): Promise<OpenedCard> {
   const problem = sealedCardProblem(sealed);
-  const keyId = SHAPE.exec(sealed)?.[1] ?? null;
+  const keyId = CARD_SHAPE.exec(sealed)?.[1] ?? null;
   if (problem !== undefined || keyId === null) return { state: "unreadable", key_id: keyId, why: problem ?? "malformed" };
   const teamKey = ring.find((k) => k.id === keyId);
   if (teamKey === undefined || !parseTeamKey(teamKey.key).ok) return { state: "unknown_key", key_id: keyId };
-  const bytes = decodeBase64Url(sealed.slice(PREFIX.length + keyId.length + 1))!;
+  const bytes = decodeBase64Url(sealed.slice(CARD_PREFIX.length + keyId.length + 1))!;
   let plain: Uint8Array;
   try {
     const aes = await cardKey(teamKey.key, bytes.subarray(0, SALT_BYTES));

@@ -1,7 +1,7 @@
 import { type PublishResponse, parsePublishOptions } from "../../shared/api/publish.js";
 import { PROPOSED_ID_HEADER, TEAM_CARD_HEADER } from "../../shared/api/team.js";
 import { LINK_TOKEN_HEADER, PASSPHRASE_HEADER, READ_TOKEN_HEADER, isReadToken } from "../../shared/crypto/read-token.js";
-import { sealedCardProblem } from "../../shared/crypto/team-card.js";
+import { sealedCardProblem } from "../../shared/crypto/team-card-shape.js";
 import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import { newHandoffId, newToken, sha256Base64Url, tokenKind } from "../../shared/ids/tokens.js";
