@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { HandoffError, type Result, err, ok } from "../errors.js";
+import { pathProblem } from "./path.js";
 
 /**
  * A changes bundle: the uncommitted work of a checkout, so it can travel with a handoff
@@ -20,7 +21,13 @@ export const CHANGES_LIMITS = {
 } as const;
 
 export const CHANGES_MAGIC = new Uint8Array([0x48, 0x43, 0x48, 0x47]); // "HCHG"
-export const CHANGES_VERSION = 1;
+/**
+ * The version written. Format 2 states each tracked path's mode before and after
+ * (`from_mode`/`to_mode`), so the receiver can hold the patch to them; format 1 is still read,
+ * and its tracked paths may then only be plain files that stay plain (docs/storage.md).
+ */
+export const CHANGES_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * The manifest's schema, built on first use: `create` imports this module for the bundle's types
@@ -39,10 +46,10 @@ function buildManifestSchema() {
   const path = z.string({ error: "must be a string" }).check(
     z.minLength(1, { message: "must not be empty" }),
     z.maxLength(4096, { message: "must be at most 4096 characters" }),
-    z.refine((p) => !p.startsWith("/") && !p.split("/").some((s) => s === ".." || s === "." || s === "" || s === ".git") && !/[\u0000-\u001f\u007f\\]/.test(p), {
-      message: "must be a plain repository-relative path",
-    }),
+    // git's own path rules (path.ts), the same check the patch's paths get.
+    z.refine((p) => pathProblem(p) === undefined, { message: "must be a plain repository-relative path (git's rules: no .git in any spelling, '..', absolute path, backslash or control character)" }),
   );
+  const trackedMode = z.enum(["100644", "100755", "120000"], { error: "must be 100644, 100755 or 120000" });
   const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max, { message: `must hold at most ${max} entries` }));
   return z.object({
     base: z.object({
@@ -51,7 +58,17 @@ function buildManifestSchema() {
     }),
     patch_length: count(Number.MAX_SAFE_INTEGER),
     /** Tracked paths the patch changes, with their part of the patch. */
-    tracked: list(z.object({ path, bytes: count(Number.MAX_SAFE_INTEGER), binary: z.boolean({ error: "must be true or false" }) }), CHANGES_LIMITS.files),
+    tracked: list(
+      z.object({
+        path,
+        bytes: count(Number.MAX_SAFE_INTEGER),
+        binary: z.boolean({ error: "must be true or false" }),
+        /** Format 2: the mode before (null: the patch creates it) and after (null: it deletes it). */
+        from_mode: z.optional(z.nullable(trackedMode)),
+        to_mode: z.optional(z.nullable(trackedMode)),
+      }),
+      CHANGES_LIMITS.files,
+    ),
     /** Untracked files, whole, in order after the patch. */
     files: list(z.object({ path, mode: z.enum(["100644", "100755"], { error: "must be 100644 or 100755" }), length: count(CHANGES_LIMITS.fileBytes) }), CHANGES_LIMITS.files),
     /** Files that were not captured, and why (a secret, too large, a symlink): named, never sent. */
@@ -68,6 +85,8 @@ function buildManifestSchema() {
 export type ChangesManifest = z.infer<ReturnType<typeof buildManifestSchema>>;
 
 export interface ChangesBundle {
+  /** The format read (1 or 2); encodeChanges always writes CHANGES_VERSION. */
+  version?: number;
   manifest: ChangesManifest;
   patch: Uint8Array;
   /** The untracked files' bytes, in manifest order. */
@@ -84,8 +103,8 @@ export interface ChangesSummary {
 }
 
 /**
- * The bundle as bytes: magic, version, u32 manifest length, manifest JSON, patch, then each
- * untracked file's bytes.
+ * The bundle as bytes: magic, version (the one it was read as, else CHANGES_VERSION), u32
+ * manifest length, manifest JSON, patch, then each untracked file's bytes.
  *
  * @example
  * ```ts
@@ -98,7 +117,7 @@ export function encodeChanges(bundle: ChangesBundle): Uint8Array {
   const total = CHANGES_MAGIC.length + 1 + 4 + manifest.length + parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
   out.set(CHANGES_MAGIC, 0);
-  out[CHANGES_MAGIC.length] = CHANGES_VERSION;
+  out[CHANGES_MAGIC.length] = bundle.version ?? CHANGES_VERSION;
   new DataView(out.buffer).setUint32(CHANGES_MAGIC.length + 1, manifest.length);
   let at = CHANGES_MAGIC.length + 5;
   for (const part of [manifest, ...parts]) {
@@ -115,10 +134,10 @@ export function encodeChanges(bundle: ChangesBundle): Uint8Array {
 export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   const head = CHANGES_MAGIC.length + 5;
   if (bytes.length < head || CHANGES_MAGIC.some((b, i) => bytes[i] !== b)) return malformed("it does not start with the changes bundle marker");
-  const version = bytes[CHANGES_MAGIC.length];
-  if (version !== CHANGES_VERSION) {
+  const version = bytes[CHANGES_MAGIC.length] ?? 0;
+  if (!READABLE_VERSIONS.includes(version)) {
     return err(
-      new HandoffError("invalid_document", `unsupported changes bundle version ${version}: this client reads version ${CHANGES_VERSION}`, {
+      new HandoffError("invalid_document", `unsupported changes bundle version ${version}: this client reads versions ${READABLE_VERSIONS.join(" and ")}`, {
         hint: "upgrade the handoff CLI to one that reads this version",
       }),
     );
@@ -134,6 +153,12 @@ export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   const parsed = manifestSchema().safeParse(json);
   if (!parsed.success) return malformed(`manifest ${parsed.error.issues[0]?.path.join(".") || ""}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   const manifest = parsed.data;
+  if (version >= 2) {
+    const unstated = manifest.tracked.find((t) => t.from_mode === undefined || t.to_mode === undefined);
+    if (unstated) return malformed(`manifest tracked path ${unstated.path}: format 2 states its from_mode and to_mode`);
+  } else if (manifest.tracked.some((t) => t.from_mode !== undefined || t.to_mode !== undefined)) {
+    return malformed("manifest: from_mode and to_mode belong to format 2");
+  }
   const paths = [...manifest.tracked.map((t) => t.path), ...manifest.files.map((f) => f.path)];
   if (new Set(paths).size !== paths.length) return malformed("a path appears twice");
   let at = head + length;
@@ -146,7 +171,7 @@ export function decodeChanges(bytes: Uint8Array): Result<ChangesBundle> {
   if (at + expected !== bytes.length) return malformed("the lengths in the manifest do not add up to the bundle's size");
   const patch = take(manifest.patch_length);
   const files = manifest.files.map((f) => take(f.length));
-  return ok({ manifest, patch, files });
+  return ok({ version, manifest, patch, files });
 }
 
 /**
@@ -190,6 +215,24 @@ export function splitPatch(patch: Uint8Array, paths: string[]): (Uint8Array | un
     const latin = new TextDecoder("latin1").decode(new TextEncoder().encode(path));
     return header === `diff --git a/${latin} b/${latin}` ? patch.slice(from, to) : undefined;
   });
+}
+
+/**
+ * The parts one after the other, as one array.
+ *
+ * @example
+ * ```ts
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]) // Uint8Array [1, 2, 3]
+ * ```
+ */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 function malformed(why: string) {

@@ -1,6 +1,8 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CHANGES_LIMITS, type ChangesBundle, splitPatch } from "../../../shared/changes/bundle.js";
+import { CHANGES_LIMITS, type ChangesBundle, concatBytes, splitPatch } from "../../../shared/changes/bundle.js";
+import type { BundleMode as Mode } from "../../../shared/changes/path.js";
+import { parsePatch } from "../../../shared/changes/patch.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { scanText } from "../../../shared/redact/index.js";
 import type { Env } from "../../platform/env.js";
@@ -42,21 +44,27 @@ export async function captureChanges(toplevel: string, env: Env): Promise<Change
   const parts = splitPatch(patchRun.stdout, tracked);
 
   const left_out: ChangesBundle["manifest"]["left_out"] = [];
-  const kept: { path: string; part: Uint8Array; binary: boolean }[] = [];
+  const kept: { path: string; part: Uint8Array; binary: boolean; from_mode: Mode | null; to_mode: Mode | null }[] = [];
   for (const [i, path] of tracked.entries()) {
     const part = parts[i];
     if (part === undefined) {
       left_out.push({ path, reason: "git wrote its name in a form this client does not split (quoted); commit it or rename it" });
       continue;
     }
-    const text = new TextDecoder("latin1").decode(part);
-    const binary = /\nGIT binary patch\n/.test(text);
+    // The receiver holds the patch to the modes the manifest states (format 2): read them as it will.
+    const parsed = parsePatch(part);
+    const entry = "entries" in parsed && parsed.entries.length === 1 ? parsed.entries[0] : undefined;
+    if (entry === undefined) {
+      left_out.push({ path, reason: `not carried: ${"problem" in parsed ? parsed.problem.why : "its part of the patch is not one file"}` });
+      continue;
+    }
+    const binary = entry.binary;
     // A binary patch is base85: scan the file itself (what the patch rebuilds) instead; one that
     // exists but cannot be read to scan is not sent (fail closed).
     const scanned = binary ? workingBytes(toplevel, path) : part;
     const secret = scanned === "unscannable" ? "a binary file that could not be read to scan for secrets: left out, never sent" : secretIn(scanned);
     if (secret) left_out.push({ path, reason: secret });
-    else kept.push({ path, part, binary });
+    else kept.push({ path, part, binary, from_mode: entry.from_mode, to_mode: entry.to_mode });
   }
 
   const files: { path: string; mode: "100644" | "100755"; bytes: Uint8Array }[] = [];
@@ -84,14 +92,14 @@ export async function captureChanges(toplevel: string, env: Env): Promise<Change
     files.push({ path, mode: stat.mode & 0o111 ? "100755" : "100644", bytes });
   }
 
-  const patch = concat(kept.map((k) => k.part));
+  const patch = concatBytes(kept.map((k) => k.part));
   const total = patch.length + files.reduce((n, f) => n + f.bytes.length, 0);
   if (total > CHANGES_LIMITS.totalBytes) throw overCap(`the changes (${total} bytes)`);
   return {
     manifest: {
       base: { head, ...(branch ? { branch } : {}) },
       patch_length: patch.length,
-      tracked: kept.map((k) => ({ path: k.path, bytes: k.part.length, binary: k.binary })),
+      tracked: kept.map((k) => ({ path: k.path, bytes: k.part.length, binary: k.binary, from_mode: k.from_mode, to_mode: k.to_mode })),
       files: files.map((f) => ({ path: f.path, mode: f.mode, length: f.bytes.length })),
       left_out,
     },
@@ -125,14 +133,4 @@ function overCap(what: string): HandoffError {
   return new HandoffError("too_large", `--with-changes: ${what} come to more than the ${CHANGES_LIMITS.totalBytes / 1024} KiB a changes bundle carries; nothing was written`, {
     hint: "commit the large files (or ignore build output), or leave out --with-changes",
   });
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -10,10 +10,11 @@ function bundle(over: Partial<ChangesBundle["manifest"]> = {}): ChangesBundle {
   const patch = utf8.encode("diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n");
   const file = new Uint8Array([0, 1, 2, 255]);
   return {
+    version: 2,
     manifest: {
       base: { head: HEAD, branch: "main" },
       patch_length: patch.length,
-      tracked: [{ path: "x.txt", bytes: patch.length, binary: false }],
+      tracked: [{ path: "x.txt", bytes: patch.length, binary: false, from_mode: "100644", to_mode: "100644" }],
       files: [{ path: "bin/new.dat", mode: "100644", length: file.length }],
       left_out: [{ path: ".env", reason: "holds a secret" }],
       ...over,
@@ -23,7 +24,7 @@ function bundle(over: Partial<ChangesBundle["manifest"]> = {}): ChangesBundle {
   };
 }
 
-describe("changes bundle (format 1)", () => {
+describe("changes bundle (format 2, and format 1 read)", () => {
   it("round-trips bytes exactly, and summarises files and sizes", () => {
     const original = bundle();
     const decoded = decodeChanges(encodeChanges(original));
@@ -35,6 +36,9 @@ describe("changes bundle (format 1)", () => {
     ["an absolute path", "/etc/passwd"],
     ["a path that climbs out", "a/../../x"],
     ["a path into .git", ".git/hooks/post-checkout"],
+    ["a path into .GIT", ".GIT/hooks/post-checkout"],
+    ["NTFS's short name of .git", "GIT~1/config"],
+    ["HFS+'s .git with an ignorable code point", ".g\u200cit/config"],
     ["a backslash", "a\\b"],
   ])("refuses %s from an untrusted sender", (_name, path) => {
     const bad = bundle({ files: [{ path, mode: "100644", length: 4 }] });
@@ -47,12 +51,27 @@ describe("changes bundle (format 1)", () => {
     const bytes = encodeChanges(bundle());
     const short = decodeChanges(bytes.subarray(0, bytes.length - 1));
     expect(!short.ok && short.error.message).toMatch(/do not add up/);
-    const v2 = bytes.slice();
-    v2[4] = 2;
-    const version = decodeChanges(v2);
-    expect(!version.ok && version.error.message).toBe("unsupported changes bundle version 2: this client reads version 1");
+    const v3 = bytes.slice();
+    v3[4] = 3;
+    const version = decodeChanges(v3);
+    expect(!version.ok && version.error.message).toBe("unsupported changes bundle version 3: this client reads versions 1 and 2");
     const other = decodeChanges(utf8.encode("# not a bundle"));
     expect(!other.ok && other.error.message).toMatch(/marker/);
+  });
+
+  it("reads format 1 (no modes stated); each format refuses the other's shape", () => {
+    const v1 = bundle();
+    v1.version = 1;
+    for (const t of v1.manifest.tracked) {
+      delete t.from_mode;
+      delete t.to_mode;
+    }
+    const read = decodeChanges(encodeChanges(v1));
+    expect(read.ok && read.value).toEqual(v1);
+    const v1WithModes = encodeChanges({ ...bundle(), version: 1 });
+    expect(decodeChanges(v1WithModes)).toMatchObject({ ok: false, error: { message: "the changes bundle is malformed: manifest: from_mode and to_mode belong to format 2" } });
+    const v2WithoutModes = encodeChanges({ ...v1, version: 2 });
+    expect(decodeChanges(v2WithoutModes)).toMatchObject({ ok: false, error: { message: "the changes bundle is malformed: manifest tracked path x.txt: format 2 states its from_mode and to_mode" } });
   });
 
   it("splits a patch per file in git's order, and leaves a part it cannot name undefined", () => {
