@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, unlinkSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, unlinkSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import { CHANGES_MAGIC } from "../../shared/changes/magic.js";
 import { CE_CONTRACT, FRONTMATTER_MAX_BYTES } from "../../shared/ce/contract.js";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { enumerateCandidates } from "../platform/enumerate.js";
@@ -23,6 +24,13 @@ export interface StoreEntry {
   created_at: string;
   keywords: string[];
   bytes: number;
+  /**
+   * The changes bundle beside it that its frontmatter names (create --with-changes): deleted with
+   * it. On an entry that is itself a bundle no handoff names (an interrupted create), absent.
+   */
+  changes?: string;
+  /** What the entry is, when it is not a handoff: a changes bundle no handoff names. */
+  kind?: "orphan_changes";
 }
 
 const uid = () => process.getuid?.() ?? -1;
@@ -46,6 +54,7 @@ export function provenHandoff(path: string): StoreEntry | string {
     const created = scan.data.created_at;
     if (typeof created !== "string" || timestampMs(created) === undefined) return "no created_at in its frontmatter";
     const text = (value: unknown) => (typeof value === "string" ? value : null);
+    const bundle = bundleBeside(path, scan.data.changes);
     return {
       path,
       title: text(scan.data.title),
@@ -53,10 +62,69 @@ export function provenHandoff(path: string): StoreEntry | string {
       created_at: created,
       keywords: Array.isArray(scan.data.keywords) ? scan.data.keywords.filter((k): k is string => typeof k === "string") : [],
       bytes: info.size,
+      ...(bundle ? { changes: bundle } : {}),
     };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The bundle a handoff's `changes` key names, when it is a bare `*.changes` name of a provable
+ * bundle beside it (regular, ours, with the bundle's marker): what deleting the handoff deletes too.
+ */
+function bundleBeside(path: string, named: unknown): string | undefined {
+  if (typeof named !== "string" || !/^[^/\\\0]+\.changes$/.test(named) || named.startsWith(".")) return undefined;
+  const bundle = join(dirname(path), named);
+  return provenBundle(bundle) === undefined ? undefined : bundle;
+}
+
+/** A regular file of ours that starts with the changes bundle's marker: its size and modification time. */
+function provenBundle(path: string): { bytes: number; mtimeMs: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.uid !== uid()) return undefined;
+    const head = Buffer.alloc(CHANGES_MAGIC.length);
+    if (readSync(fd, head, 0, head.length, 0) !== head.length || !head.equals(Buffer.from(CHANGES_MAGIC))) return undefined;
+    return { bytes: info.size, mtimeMs: info.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bundles in the store's folders that no handoff there names: what a create stopped between
+ * writing the bundle and writing its handoff leaves. Listed so prune can delete them by age; never
+ * taken for another handoff's bundle (lib/changes/beside.ts, writeExclusive's companions).
+ */
+function orphanBundles(entries: StoreEntry[], folders: string[]): StoreEntry[] {
+  const named = new Set(entries.flatMap((e) => (e.changes ? [e.changes] : [])));
+  const orphans: StoreEntry[] = [];
+  const visit = (dir: string, depth: number) => {
+    let names: Dirent[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const dirent of names) {
+      const path = join(dir, dirent.name);
+      if (dirent.isDirectory() && depth < 4) visit(path, depth + 1);
+      if (!dirent.isFile() || !dirent.name.endsWith(".changes") || named.has(path)) continue;
+      const bundle = provenBundle(path);
+      if (bundle === undefined) continue;
+      const title = "(a changes bundle no handoff names: left by an interrupted create)";
+      orphans.push({ path, title, summary: null, created_at: new Date(bundle.mtimeMs).toISOString(), keywords: [], bytes: bundle.bytes, kind: "orphan_changes" });
+    }
+  };
+  for (const folder of folders) visit(folder, 0);
+  return orphans;
 }
 
 /** The store folders that exist and are safe to read; unsafe ones are reported, never read. */
@@ -88,6 +156,7 @@ export function listStore(env: Env): { entries: StoreEntry[]; folders: string[];
       if (typeof entry !== "string") entries.push(entry);
     });
   }
+  entries.push(...orphanBundles(entries, folders));
   entries.sort((a, b) => (timestampMs(b.created_at) ?? 0) - (timestampMs(a.created_at) ?? 0) || a.path.localeCompare(b.path));
   return { entries, folders, warnings };
 }
@@ -113,13 +182,19 @@ export function storeHandoff(path: string, env: Env, cwd: string): StoreEntry | 
   return provenHandoff(join(parent, absolute.slice(absolute.lastIndexOf(sep) + 1)));
 }
 
-/** Deletes entries already proven; a failure names the file and stops. */
+/**
+ * Deletes entries already proven, each handoff with the changes bundle it names (a bundle already
+ * gone is no failure); a failure names the file and stops.
+ */
 export function deleteHandoffs(entries: StoreEntry[]): void {
   for (const entry of entries) {
-    try {
-      unlinkSync(entry.path);
-    } catch (cause) {
-      throw osError(`cannot delete ${entry.path}`, cause, "check the folder's permissions");
+    for (const path of [entry.path, ...(entry.changes ? [entry.changes] : [])]) {
+      try {
+        unlinkSync(path);
+      } catch (cause) {
+        if (path === entry.changes && (cause as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw osError(`cannot delete ${path}`, cause, "check the folder's permissions");
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { HandoffError } from "../../shared/errors.js";
 import { createFirstFree, ensurePrivateDir, openOwnedDir, osError } from "../platform/fs.js";
@@ -136,10 +136,12 @@ export interface Reserved {
  * (a symlink planted at a name counts as taken and is never followed). The write is crash-safe
  * (platform/fs.ts: a private temporary, fsynced, linked into place), and the result is read back
  * before the path is returned. `content` may be a function of the final path, for documents that
- * name their own location.
+ * name their own location. A name counts as taken too while `<stem>-N<companion>` exists for one
+ * of `companions`: a handoff and its changes bundle share a stem, so a bundle an interrupted
+ * create left behind never sits beside a new handoff of the same name.
  */
-export function writeExclusive(dir: string, stem: string, ext: string, content: Uint8Array | ((path: string) => Uint8Array)): Reserved {
-  const written = createFirstFree(dir, candidateNames(stem, ext), content);
+export function writeExclusive(dir: string, stem: string, ext: string, content: Uint8Array | ((path: string) => Uint8Array), companions: readonly string[] = []): Reserved {
+  const written = createFirstFree(dir, candidateNames(dir, stem, ext, companions), content);
   if (written === undefined) throw osError(`no free name for ${stem}${ext} in ${dir} after ${MAX_SUFFIX} tries`);
   const { path, bytes } = written;
   confirmContents(path, bytes);
@@ -147,8 +149,12 @@ export function writeExclusive(dir: string, stem: string, ext: string, content: 
   return path === join(dir, `${stem}${ext}`) ? { path, text } : { path, text, takenName: join(dir, `${stem}${ext}`) };
 }
 
-function* candidateNames(stem: string, ext: string): Generator<string> {
-  for (let n = 1; n <= MAX_SUFFIX; n++) yield n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`;
+function* candidateNames(dir: string, stem: string, ext: string, companions: readonly string[]): Generator<string> {
+  for (let n = 1; n <= MAX_SUFFIX; n++) {
+    const base = n === 1 ? stem : `${stem}-${n}`;
+    if (companions.some((companion) => lstatSync(join(dir, `${base}${companion}`), { throwIfNoEntry: false }) !== undefined)) continue;
+    yield `${base}${ext}`;
+  }
 }
 
 /** Creation is complete only once the destination is seen to hold exactly our bytes. */

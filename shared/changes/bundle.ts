@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { HandoffError, type Result, err, ok } from "../errors.js";
+import { CHANGES_MAGIC } from "./magic.js";
 import { pathProblem } from "./path.js";
 
 /**
@@ -20,7 +21,6 @@ export const CHANGES_LIMITS = {
   totalBytes: 512 * 1024,
 } as const;
 
-export const CHANGES_MAGIC = new Uint8Array([0x48, 0x43, 0x48, 0x47]); // "HCHG"
 /**
  * The version written. Format 2 states each tracked path's mode before and after
  * (`from_mode`/`to_mode`), so the receiver can hold the patch to them; format 1 is still read,

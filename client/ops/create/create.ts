@@ -1,5 +1,5 @@
-import { rmSync } from "node:fs";
-import { basename } from "node:path";
+import { lstatSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type ChangesBundle, type ChangesSummary, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../../shared/document/sniff.js";
@@ -154,8 +154,9 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   const target: Target = options.to === undefined ? managedTarget(options.env, git, title, warnings) : chosenDestination(options.cwd, options.to, slug(title), ".md");
   // The bundle goes beside the handoff, 0600, and the handoff names it (a bare file name).
+  // The two share a stem, chosen where both names are free (writeExclusive's companions).
   const bundleBytes = bundle ? encodeChanges(bundle) : undefined;
-  const bundlePath = bundleBytes ? writeExclusive(target.dir, target.stem, ".changes", bundleBytes).path : undefined;
+  const bundlePath = bundleBytes ? writeExclusive(target.dir, target.stem, ".changes", bundleBytes, [target.ext]).path : undefined;
   if (bundlePath) metadata.changes = basename(bundlePath);
 
   // The receiver cannot see the sender's uncommitted work: the handoff says it existed.
@@ -168,13 +169,15 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   let written: ReturnType<typeof writeExclusive>;
   try {
-    written = writeExclusive(target.dir, target.stem, target.ext, bytes);
+    written = bundlePath ? writeExclusive(target.dir, basename(bundlePath, ".changes"), target.ext, bytes) : writeExclusive(target.dir, target.stem, target.ext, bytes, [".changes"]);
   } catch (error) {
     if (bundlePath) rmSync(bundlePath, { force: true });
     throw error;
   }
-  if (written.takenName && options.to !== undefined) {
-    warnings.push({ code: "name_taken", message: `${written.takenName} already exists: wrote ${written.path} instead (nothing is overwritten)` });
+  const firstChoice = join(target.dir, `${target.stem}${target.ext}`);
+  if (written.path !== firstChoice && options.to !== undefined) {
+    const taken = lstatSync(firstChoice, { throwIfNoEntry: false }) !== undefined ? firstChoice : join(target.dir, `${target.stem}.changes`);
+    warnings.push({ code: "name_taken", message: `${taken} already exists: wrote ${written.path} instead (nothing is overwritten)` });
   }
   const localRoots = [git?.toplevel, options.cwd].filter((p): p is string => p !== undefined && p !== "/");
   warnings.push(...continuityWarnings({ git, body, localRoots }));

@@ -25,7 +25,7 @@ export async function sourceChanges(selection: SourceSelection, text: SourceText
   let bytes = text.changes;
   if (bytes === undefined && selection.kind === "file") {
     const { readChangesBeside } = await import("../../lib/changes/beside.js");
-    bytes = readChangesBeside(selection.path, text.text);
+    bytes = readChangesBeside(selection.path, text.text, ctx.env);
   }
   if (bytes === undefined) {
     if (apply) throw new HandoffError("usage", "--apply-changes: this handoff carries no changes bundle", { hint: "the sender creates or publishes one with --with-changes" });

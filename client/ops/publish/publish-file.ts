@@ -86,7 +86,7 @@ export async function publishFile(options: PublishFileOptions, deps: PublishDeps
 /** The bundle `create --with-changes` wrote beside the handoff when it names one, else one captured now. */
 async function changesFor(path: string, text: string, cwd: string, env: Env): Promise<Uint8Array> {
   const { readChangesBeside } = await import("../../lib/changes/beside.js");
-  const beside = readChangesBeside(path, text);
+  const beside = readChangesBeside(path, text, env);
   if (beside) return beside;
   const git = await captureGit(cwd, env);
   if (!git?.head)
