@@ -33,6 +33,19 @@ const GIT_TIMEOUT_MS = 30_000;
  */
 export const GIT_SAFE_CONFIG: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="];
 
+/**
+ * More for a call that writes a changes bundle into a checkout (`git apply`, its rehearsal), on
+ * top of GIT_SAFE_CONFIG and the filter overrides every `apply` gets: git's own path protections
+ * for NTFS and HFS+ on every platform (it then refuses `.GIT`, `git~1` and the like itself too),
+ * no attributes file but the repository's own (`core.attributesFile`; with GIT_APPLY_ENV, none of
+ * the system's either), and whitespace settings that cannot fail or rewrite a patch. Merge
+ * drivers that attributes name are checked by the caller before a three-way apply.
+ */
+export const GIT_APPLY_CONFIG: readonly string[] = ["-c", "core.protectNTFS=true", "-c", "core.protectHFS=true", "-c", "core.attributesFile=/dev/null", "-c", "apply.whitespace=nowarn"];
+
+/** The environment GIT_APPLY_CONFIG goes with: the system attributes file is not read. */
+export const GIT_APPLY_ENV: Readonly<Record<string, string>> = { GIT_ATTR_NOSYSTEM: "1" };
+
 export interface GitRun<T extends string | Buffer = string> {
   /** git's exit code; 128 when it could not run or was stopped. */
   code: number;
@@ -117,11 +130,12 @@ function withFilterOverrides(args: string[], listing: string): { args: string[] 
 }
 
 /**
- * git subcommands that can read a file's contents through the repository's clean filters or
- * textconv drivers (status refreshes against the worktree, diff and grep read it, add and
- * hash-object clean it, show and cat-file can textconv): each gets the filter overrides.
+ * git subcommands that can read or write a file's contents through the repository's clean or
+ * smudge filters or textconv drivers (status refreshes against the worktree, diff and grep read
+ * it, add and hash-object clean it, show and cat-file can textconv, apply cleans what it reads and
+ * smudges what it writes): each gets the filter overrides.
  */
-const CONTENT_READERS: ReadonlySet<string> = new Set(["status", "diff", "diff-files", "diff-index", "add", "hash-object", "grep", "show", "cat-file", "log", "stash", "blame"]);
+const CONTENT_READERS: ReadonlySet<string> = new Set(["status", "diff", "diff-files", "diff-index", "add", "hash-object", "grep", "show", "cat-file", "log", "stash", "blame", "apply"]);
 
 /** Whether `args` run a content reader: its subcommand is the first word after any leading `-c key=value` pairs. */
 function readsContent(args: readonly string[]): boolean {

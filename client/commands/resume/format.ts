@@ -138,31 +138,55 @@ export function formatOrientation(result: OrientationResult & ChangesFacts, colo
 }
 
 /**
- * What the changes bundle holds (or what --apply-changes did): our counts outside the fence,
- * the sender's paths and reasons inside it.
+ * What the changes bundle holds (or what --apply-changes and its --dry-run did): our counts and
+ * commands outside the fence, the sender's paths, reasons and link targets inside it.
  */
 function changesLines(result: OrientationResult & ChangesFacts, lines: string[], quoted: string[]): void {
   const changes = result.changes;
+  if (result.changes_refused !== undefined) lines.push(`Changes bundle refused: nothing of it can be applied (${terminalSafe(result.changes_refused)}).`, "");
   if (!changes) return;
   const files = changes.tracked.length + changes.untracked.length;
   const size = `${files} file${files === 1 ? "" : "s"}, ${formatBytes(changes.total_bytes)}${changes.left_out.length > 0 ? `, ${changes.left_out.length} left out by the sender` : ""}`;
-  if (result.changes_applied)
+  const listed = result.changes_applied ?? result.changes_preview;
+  const flagged = listed?.flagged.length ?? 0;
+  const flaggedText = `${flagged} flagged${flagged > 0 ? " (what tools obey or run: applying them needs --allow-flagged)" : ""}`;
+  if (result.changes_applied) {
     lines.push(
       `Changes bundle applied (${result.changes_applied.mode === "at_base" ? "onto the recorded commit" : "three-way onto a descendant of the recorded commit"}): ${size}; staged, nothing committed.`,
       "",
     );
-  else if (result.changes_not_applied) lines.push(`Changes bundle NOT applied (${size}): the checkout is untouched; the reason is on stderr.`, "");
-  else lines.push(`Changes bundle: ${size}, captured at ${changes.base.head.slice(0, 12)}; not applied. Apply it with: ${result.apply_command ?? "--apply-changes"}`, "");
+  } else if (result.changes_preview) {
+    const preview = result.changes_preview;
+    const verdict = preview.ready
+      ? `it would apply ${preview.mode === "three_way" ? "three-way onto this descendant of the recorded commit" : "onto the recorded commit"}: ${result.apply_command ?? "--apply-changes"}${flagged > 0 ? " --allow-flagged" : ""}`
+      : "it would NOT apply now: the reason and what to run first are on stderr";
+    lines.push(`Changes bundle preview (--dry-run, nothing written): ${size}, expanding to ${formatBytes(preview.expanded_bytes)}; ${flaggedText}; ${verdict}.`, "");
+  } else if (result.changes_not_applied) {
+    lines.push(`Changes bundle NOT applied (${size}): the checkout is untouched; the reason is on stderr.`, "");
+  } else {
+    const how = result.apply_command
+      ? `preview it with: ${result.preview_command}; apply it with: ${result.apply_command} (a share link's URL on stdin; its local copy spends no view)`
+      : `apply it ${result.apply_where ?? "in the handoff's repository"}`;
+    lines.push(`Changes bundle: ${size}, captured at ${changes.base.head.slice(0, 12)}; not applied. ${how[0]?.toUpperCase()}${how.slice(1)}`, "");
+  }
   quoted.push("Changes bundle (the sender's uncommitted work)");
-  for (const t of changes.tracked) quoted.push(`  changed    ${safeParagraphLine(t.path)} (${t.binary ? "binary, " : ""}${formatBytes(t.bytes)} of patch)`);
-  for (const u of changes.untracked) quoted.push(`  untracked  ${safeParagraphLine(u.path)} (${formatBytes(u.bytes)})`);
+  if (listed) {
+    for (const f of listed.files) {
+      const modes = f.from_mode === f.to_mode ? `${f.to_mode}` : `${f.from_mode ?? "new"} -> ${f.to_mode ?? "gone"}`;
+      const what = `${f.change.padEnd(9)}  ${safeParagraphLine(f.path)} (${modes}${f.binary && !f.untracked ? ", binary" : ""}, ${formatBytes(f.bytes)})`;
+      quoted.push(`  ${what}${f.flags.length > 0 ? ` FLAGGED: ${f.flags.map(safeParagraphLine).join("; ")}` : ""}`);
+    }
+  } else {
+    for (const t of changes.tracked) quoted.push(`  changed    ${safeParagraphLine(t.path)} (${t.binary ? "binary, " : ""}${formatBytes(t.bytes)} of patch)`);
+    for (const u of changes.untracked) quoted.push(`  untracked  ${safeParagraphLine(u.path)} (${formatBytes(u.bytes)})`);
+  }
   for (const l of changes.left_out) quoted.push(`  left out   ${safeParagraphLine(l.path)}: ${safeParagraphLine(l.reason)}`);
   for (const c of result.changes_not_applied?.conflicts ?? []) quoted.push(`  conflict   ${safeParagraphLine(c)}`);
   quoted.push("");
 }
 
 function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 function section(lines: string[], title: string, items: string[]): void {

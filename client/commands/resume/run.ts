@@ -10,7 +10,7 @@ import { discoverShortlist } from "../../ops/discover/shortlist.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
 import type { RunContext } from "../../lib/run-context.js";
 import type { PassphraseSource } from "../../lib/share-source.js";
-import { type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
+import { type ApplyRequest, type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
 import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
 import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
 import { readPassphrase } from "../secret-input.js";
@@ -43,11 +43,11 @@ export const command = implement<typeof resumeSpec>()({
       }
       if (flags.passphrase) {
         const { passphrase, ...input } = await urlAndPassphraseFromStdin(io, "resume");
-        return orientation({ kind: "url", ...input }, "handoff resume --url-stdin --passphrase", flags["apply-changes"] === true, io, ctx, { given: passphrase });
+        return orientation({ kind: "url", ...input }, "handoff resume --url-stdin", applyRequest(flags), io, ctx, { given: passphrase });
       }
       const selection = { kind: "url" as const, ...(await urlFromStdin(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
-      return orientation(selection, "handoff resume --url-stdin", flags["apply-changes"] === true, io, ctx, askPassphrase(io));
+      return orientation(selection, "handoff resume --url-stdin", applyRequest(flags), io, ctx, askPassphrase(io));
     }
     if (flags.paste) {
       if (positionals.length > 0) {
@@ -56,9 +56,9 @@ export const command = implement<typeof resumeSpec>()({
       const selection = { kind: "url" as const, ...(await urlFromPrompt(io, "resume")) };
       if (flags.peek) return { kind: "peek", ...(await peekSource(selection, ctx)) };
       const passphrase: PassphraseSource = flags.passphrase ? { given: await readPassphrase(io, { confirm: false }) } : askPassphrase(io);
-      return orientation(selection, "handoff resume --paste", flags["apply-changes"] === true, io, ctx, passphrase);
+      return orientation(selection, "handoff resume --paste", applyRequest(flags), io, ctx, passphrase);
     }
-    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek || flags.passphrase), flags["apply-changes"] === true, io, ctx);
+    if (flags.team) return resumeTeam(positionals, limit, Boolean(flags.in !== undefined || flags.peek || flags.passphrase), applyRequest(flags), io, ctx);
     const [first, ...rest] = positionals;
     let boundary = flags.in === undefined ? undefined : folder(resolve(ctx.cwd, flags.in), "--in");
     let keywords = positionals;
@@ -73,7 +73,7 @@ export const command = implement<typeof resumeSpec>()({
         if (flags.passphrase && selection.kind !== "url") throw new HandoffError("usage", "--passphrase goes with a share URL", { hint: PASSPHRASE_EXAMPLE });
         const passphrase: PassphraseSource = flags.passphrase ? { given: await readPassphrase(io, { confirm: false }) } : askPassphrase(io);
         const again = selection.kind === "url" ? "handoff resume --paste" : selection.kind === "file" ? `handoff resume ${shellQuote(selection.path)}` : "handoff resume -";
-        return orientation(selection, again, flags["apply-changes"] === true, io, ctx, passphrase);
+        return orientation(selection, again, applyRequest(flags), io, ctx, passphrase);
       }
     }
     if (flags["apply-changes"]) throw new HandoffError("usage", "--apply-changes goes with a SOURCE that carries a changes bundle", { hint: "run 'handoff resume <file-or-url> --apply-changes'" });
@@ -112,9 +112,10 @@ export const command = implement<typeof resumeSpec>()({
             ? "this share link has unlimited views until it expires"
             : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`
           : undefined;
-      const notApplied = result.changes_not_applied
-        ? `error: ${oneLine(result.changes_not_applied.message)}${result.changes_not_applied.hint ? `\n  hint: ${oneLine(result.changes_not_applied.hint)}` : ""}`
-        : undefined;
+      // A dry run that would not apply yet says why and what to run first, as a note: it did its job.
+      const stopped = result.changes_not_applied ?? result.changes_preview?.blocked;
+      const label = result.changes_not_applied ? "error" : "note";
+      const notApplied = stopped ? `${label}: ${oneLine(stopped.message)}${stopped.hint ? `\n  hint: ${oneLine(stopped.hint)}` : ""}` : undefined;
       const err = [left, notApplied].filter((line) => line !== undefined).join("\n");
       return { out: formatOrientation(result, color), ...(err ? { err } : {}) };
     }
@@ -143,19 +144,24 @@ export const command = implement<typeof resumeSpec>()({
  * the bundle applied (or why not: the orientation is still returned, since reading a share
  * link spent a view).
  */
-async function orientation(selection: SourceSelection, again: string, apply: boolean, io: Io, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<ResumeResult> {
+async function orientation(selection: SourceSelection, again: string, apply: ApplyRequest, io: Io, ctx: RunContext, passphrase: PassphraseSource = {}): Promise<ResumeResult> {
   const stdin = io.stdinIsTTY ? undefined : (limit: number) => readStdin(io, limit);
   const text = await readSource(selection, ctx, stdin, passphrase);
   const result = await orientSource(selection, text, ctx);
-  const facts = await sourceChanges(selection, text, again, apply, ctx);
+  const facts = await sourceChanges(selection, text, again, apply, result.drift, ctx);
   return { kind: "orientation", ...result, ...facts };
+}
+
+/** --apply-changes and the two flags that require it (the spec says so). */
+function applyRequest(flags: { "apply-changes"?: boolean; "dry-run"?: boolean; "allow-flagged"?: boolean }): ApplyRequest {
+  return { apply: flags["apply-changes"] === true, dryRun: flags["dry-run"] === true, allowFlagged: flags["allow-flagged"] === true };
 }
 
 /**
  * `resume --team [KEYWORDS...]`: the team inbox's shortlist; `resume --team ID` with the id of a
  * live entry resumes it (one view), through its card's share key.
  */
-async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, apply: boolean, io: Io, ctx: RunContext): Promise<ResumeResult> {
+async function resumeTeam(positionals: string[], limit: number, otherSource: boolean, apply: ApplyRequest, io: Io, ctx: RunContext): Promise<ResumeResult> {
   if (otherSource) throw new HandoffError("usage", "--team searches the team inbox: it goes without --in, --peek or --passphrase", { hint: "run 'handoff resume --team [KEYWORDS...]'" });
   const team = await import("../../ops/orient/team-source.js");
   const [only] = positionals;
@@ -166,7 +172,7 @@ async function resumeTeam(positionals: string[], limit: number, otherSource: boo
       return orientation(selection, `handoff resume --team ${only}`, apply, io, ctx, askPassphrase(io));
     }
   }
-  if (apply)
+  if (apply.apply)
     throw new HandoffError("usage", "--apply-changes goes with one team entry: pass its id", { hint: "run 'handoff resume --team ID --apply-changes' with an id from 'handoff resume --team'" });
   return { kind: "team", ...(await team.discoverTeam({ keywords: positionals, limit }, ctx)) };
 }

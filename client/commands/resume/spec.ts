@@ -39,12 +39,22 @@ likely handoffs with match reasons. Nothing is selected: resume again with the o
     "apply-changes": {
       type: "boolean",
       description:
-        "Apply the changes bundle the handoff carries (create/publish --with-changes): only onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; a conflict is reported and nothing is applied.",
+        "Apply the changes bundle the handoff carries (create/publish --with-changes), staged: only files its manifest lists, onto a checkout with no uncommitted tracked changes, at the recorded commit or (three-way) a descendant of it; anything else is refused and nothing is applied.",
+    },
+    "dry-run": {
+      type: "boolean",
+      requires: ["apply-changes"],
+      description: "With --apply-changes: list every file with its change, mode, size and flags, and whether it would apply now; write nothing.",
+    },
+    "allow-flagged": {
+      type: "boolean",
+      requires: ["apply-changes"],
+      description: "With --apply-changes: also apply flagged files (executable bits, symbolic links, dotfiles and hooks that tools obey or run), after reviewing them with --dry-run.",
     },
   },
   exits: {
     0: "shortlist or orientation (and changes applied)",
-    1: "nothing matched, source insufficient, hard divergence, the changes could not be applied (nothing was), or an empty passphrase",
+    1: "nothing matched, source insufficient, hard divergence, the changes were refused or could not be applied (nothing was), or an empty passphrase",
     2: "usage",
     3: "source unreadable (missing, too large, HTTP, link expired or revoked)",
   },
