@@ -1,6 +1,7 @@
 import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { CHANGES_MAGIC } from "../../shared/changes/magic.js";
+import { openedFolders, openedRecordHead, sweepOpenedCopies } from "./opened-copy.js";
 import { CE_CONTRACT, FRONTMATTER_MAX_BYTES } from "../../shared/ce/contract.js";
 import { scanFrontmatter } from "../../shared/ce/frontmatter-scan.js";
 import { enumerateCandidates } from "../platform/enumerate.js";
@@ -29,8 +30,12 @@ export interface StoreEntry {
    * it. On an entry that is itself a bundle no handoff names (an interrupted create), absent.
    */
   changes?: string;
-  /** What the entry is, when it is not a handoff: a changes bundle no handoff names. */
-  kind?: "orphan_changes";
+  /**
+   * What the entry is, when it is not a handoff: a changes bundle no handoff names, or a share
+   * link resume opened and keeps decrypted (lib/opened-copy.ts), deleted at `keep_until` anyway.
+   */
+  kind?: "orphan_changes" | "opened_copy";
+  keep_until?: string;
 }
 
 const uid = () => process.getuid?.() ?? -1;
@@ -144,9 +149,21 @@ function storeFolders(env: Env): { folders: string[]; warnings: string[] } {
   return { folders, warnings };
 }
 
-/** Every provable handoff in the managed store, newest first. */
+/** A kept copy of an opened share link as a store entry (rm and prune delete it like a handoff). */
+function openedEntry(path: string): StoreEntry | undefined {
+  const head = openedRecordHead(path);
+  if (head === undefined) return undefined;
+  const title = `Opened share link ${head.server}/h/${head.id} (kept decrypted until ${head.keep_until})`;
+  return { path, title, summary: null, created_at: head.opened_at, keywords: [], bytes: head.bytes, kind: "opened_copy", keep_until: head.keep_until };
+}
+
+/**
+ * Every provable handoff in the managed store, newest first, with the bundles no handoff names
+ * and the opened share links kept decrypted (a kept link whose time is up is deleted first).
+ */
 export function listStore(env: Env): { entries: StoreEntry[]; folders: string[]; warnings: string[] } {
   const { folders, warnings } = storeFolders(env);
+  sweepOpenedCopies(env, new Date());
   const entries: StoreEntry[] = [];
   for (const folder of folders) {
     const found = enumerateCandidates(folder, { maxCandidates: 100_000 });
@@ -157,6 +174,12 @@ export function listStore(env: Env): { entries: StoreEntry[]; folders: string[];
     });
   }
   entries.push(...orphanBundles(entries, folders));
+  for (const folder of openedFolders(env)) {
+    for (const name of readdirSync(folder)) {
+      const entry = name.endsWith(".json") ? openedEntry(join(folder, name)) : undefined;
+      if (entry) entries.push(entry);
+    }
+  }
   entries.sort((a, b) => (timestampMs(b.created_at) ?? 0) - (timestampMs(a.created_at) ?? 0) || a.path.localeCompare(b.path));
   return { entries, folders, warnings };
 }
@@ -175,11 +198,13 @@ export function storeHandoff(path: string, env: Env, cwd: string): StoreEntry | 
   } catch {
     return "its folder cannot be resolved";
   }
+  const name = absolute.slice(absolute.lastIndexOf(sep) + 1);
+  if (openedFolders(env).some((folder) => realpathSync(folder) === parent)) return openedEntry(join(parent, name)) ?? "not a kept copy of an opened share link";
   const inStore = folders.some((folder) => {
     return repoRelative(realpathSync(folder), parent) !== undefined;
   });
   if (!inStore) return `not in the managed store (${folders.join(", ") || "none exists on this machine"})`;
-  return provenHandoff(join(parent, absolute.slice(absolute.lastIndexOf(sep) + 1)));
+  return provenHandoff(join(parent, name));
 }
 
 /**

@@ -153,7 +153,26 @@ function buildSchemas() {
      */
     pending: z.optional(z.literal(true)),
   });
-  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, TeamMemberEntrySchema, TeamIdentitySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema };
+
+  /**
+   * A share link `resume` opened, kept decrypted on this machine (`<store root>/opened/<id>.json`,
+   * 0600) until `keep_until`, so a preview, a fix and an apply spend one view (docs/storage.md,
+   * "Opened share links"). `key_sha256` ties it to the link's own key: another link with the same
+   * id never reads it.
+   */
+  const OpenedCopySchema = z.strictObject({
+    format: z.literal("handoff-opened/v1"),
+    id: z.string().check(z.refine(isHandoffId, "must be a handoff id (22 base64url characters)")),
+    server: z.url(),
+    key_sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 hex characters")),
+    opened_at: timestamp,
+    keep_until: timestamp,
+    /** What the read that opened it left; null: no view limit. */
+    views_left: z.nullable(z.number().check(z.int(), z.nonnegative())),
+    document: z.base64(),
+    changes: z.optional(z.base64()),
+  });
+  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, TeamMemberEntrySchema, TeamIdentitySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema, OpenedCopySchema };
 }
 
 export type ConfigFileV2 = z.infer<LocalFileSchemas["ConfigFileV2Schema"]>;
@@ -161,3 +180,4 @@ export type ConfigFile = z.infer<LocalFileSchemas["ConfigFileSchema"]>;
 export type TeamKeyEntry = z.infer<LocalFileSchemas["TeamKeyEntrySchema"]>;
 export type TeamMemberEntry = z.infer<LocalFileSchemas["TeamMemberEntrySchema"]>;
 export type PublishedRecord = z.infer<LocalFileSchemas["PublishedRecordSchema"]>;
+export type OpenedCopyRecord = z.infer<LocalFileSchemas["OpenedCopySchema"]>;

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readChangesBeside } from "../../client/lib/changes/beside.js";
+import { keepOpenedCopy, readOpenedCopy } from "../../client/lib/opened-copy.js";
 import { captureGit } from "../../client/lib/git.js";
 import { deleteHandoffs, listStore, storeHandoff } from "../../client/lib/store-index.js";
 import { createHandoff } from "../../client/ops/create/create.js";
@@ -86,5 +87,43 @@ describe("a bundle lives and dies with its handoff", () => {
     writeFileSync(handoff, "# Retry path\n\nObjective: x\n");
     writeFileSync(join(downloads, "retry.changes"), readFileSync(result.changes?.path ?? ""));
     expect(readChangesBeside(handoff, "# Retry path\n", env)?.length).toBeGreaterThan(0);
+  });
+});
+
+describe("an opened share link kept decrypted on this machine", () => {
+  const link = { server: "https://handoff.example", id: "AAAAAAAAAAAAAAAAAAAAAA", key: "k".repeat(43) };
+  const opened = new Date("2026-03-01T10:00:00Z");
+
+  it("is kept 0600 for a day at most (or until the link expires), read only with its own key", async () => {
+    const { env } = setup();
+    const copy = keepOpenedCopy(env, link, { document: new TextEncoder().encode("# doc\n"), changes: new Uint8Array([1, 2]), views_left: 1 }, opened, "2026-03-05T00:00:00Z");
+    expect(copy.keep_until).toBe("2026-03-02T10:00:00.000Z");
+    expect(statSync(copy.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(copy.path)).mode & 0o777).toBe(0o700);
+    const later = new Date("2026-03-01T20:00:00Z");
+    expect(await readOpenedCopy(env, link.server, link.id, link.key, later)).toMatchObject({ views_left: 1, changes: new Uint8Array([1, 2]) });
+    expect(await readOpenedCopy(env, link.server, link.id, "x".repeat(43), later)).toBeUndefined();
+    expect(await readOpenedCopy(env, "https://other.example", link.id, link.key, later)).toBeUndefined();
+    const sooner = keepOpenedCopy(env, link, { document: new Uint8Array([35]), views_left: 0 }, opened, "2026-03-01T12:00:00Z");
+    expect(sooner.keep_until).toBe("2026-03-01T12:00:00.000Z");
+  });
+
+  it("is listed in the store, so rm and prune delete it like a handoff", () => {
+    const { env } = setup();
+    const now = new Date();
+    const copy = keepOpenedCopy(env, link, { document: new Uint8Array([35]), views_left: 1 }, now);
+    const { entries } = listStore(env);
+    expect(entries).toEqual([expect.objectContaining({ path: copy.path, kind: "opened_copy", created_at: now.toISOString() })]);
+    const entry = storeHandoff(copy.path, env, dirname(copy.path));
+    expect(typeof entry !== "string" && entry.kind).toBe("opened_copy");
+    if (typeof entry !== "string") deleteHandoffs([entry]);
+    expect(existsSync(copy.path)).toBe(false);
+  });
+
+  it("is deleted by the first read after its time is up", async () => {
+    const { env } = setup();
+    const copy = keepOpenedCopy(env, link, { document: new Uint8Array([35]), views_left: 1 }, opened);
+    expect(await readOpenedCopy(env, link.server, link.id, link.key, new Date("2026-03-02T10:00:01Z"))).toBeUndefined();
+    expect(existsSync(copy.path)).toBe(false);
   });
 });

@@ -22,7 +22,8 @@ export interface Host {
   repo: string;
   root: string;
   env: Record<string, string>;
-  run(args: string[], options?: { input?: string; env?: Record<string, string> }): Promise<CliRun>;
+  /** Runs the CLI in the host's checkout, or in `cwd`. */
+  run(args: string[], options?: { input?: string; env?: Record<string, string>; cwd?: string }): Promise<CliRun>;
 }
 
 /** A host whose folders live under `base/name`; `extraEnv` (a server, a team token) is layered on top. */
@@ -38,7 +39,7 @@ export function makeHost(base: string, name: string, repo: string, extraEnv: Rec
     env,
     run: (args, options = {}) =>
       runCli(args, {
-        cwd: repo,
+        cwd: options.cwd ?? repo,
         env: { ...env, ...options.env },
         ...(options.input !== undefined ? { input: options.input } : {}),
       }),

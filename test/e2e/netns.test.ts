@@ -52,6 +52,9 @@ describe.skipIf(!available)("host B in its own network namespace", () => {
     expect(readFileSync(path, "utf8").endsWith(orientation.body)).toBe(true);
     expect(orientation.body).toContain("try 16 and compare p99");
 
+    // The copy B's resume kept is all that is left of the one-view link: removed, the link is used up.
+    const kept = json<{ local_copy: { path: string } }>(resumed).local_copy.path;
+    expect((await ns!.run(["rm", kept], { cwd: b.repo, env: b.env })).code).toBe(0);
     const again = await ns!.run(["resume", url], { cwd: b.repo, env: b.env });
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/used up/);

@@ -179,11 +179,13 @@ describe("three parties: an operator, member A, member B", () => {
       const oriented = await mcp.call("orient", { source: `team:${published.id}` });
       expect(oriented.isError).toBeFalsy();
       expect(oriented.content.map((c) => c.text ?? "").join("\n")).toContain("flip the read path behind the ledger_pg flag");
+      // B's resume above kept the opened link on this machine: reading it again spends no view.
+      expect(oriented.structuredContent).toMatchObject({ local_copy: { view_spent: false } });
     } finally {
       await mcp.close();
     }
     const meta = await memberA.run(["published", "--json"]);
-    expect(json<{ published: { id: string; views_left: number | null }[] }>(meta).published.find((p) => p.id === published.id)?.views_left).toBe(1);
+    expect(json<{ published: { id: string; views_left: number | null }[] }>(meta).published.find((p) => p.id === published.id)?.views_left).toBe(2);
   });
 
   it("a non-member's token gets 403 on the link and lists only its own team; an unknown token gets 401", async () => {
@@ -373,8 +375,10 @@ describe("the owner's view log and revoke --all", () => {
   it("after three reads, published --json shows three view times in order, views used and left, and the state", async () => {
     const start = Math.floor(Date.now() / 60_000) * 60_000;
     for (let i = 0; i < 3; i++) {
-      const read = await reader.run(["resume", links[0]!.url]);
+      const read = await reader.run(["resume", links[0]!.url, "--json"]);
       expect(read.code, read.stderr).toBe(0);
+      // Each read keeps the opened link; removed, the next read is a view again.
+      expect((await reader.run(["rm", json<{ local_copy: { path: string } }>(read).local_copy.path])).code).toBe(0);
     }
     const run = await owner.run(["published", "--json"]);
     expect(run.code, run.stderr).toBe(0);

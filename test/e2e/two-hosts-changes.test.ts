@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../client/git-repo.js";
-import { type Host, commitFiles, json, listFilesDeep, hostPairs } from "./hosts.js";
+import { type Host, commitFiles, json, listFilesDeep, hostPairs, shellWords } from "./hosts.js";
 
 // Uncommitted work that travels: host A publishes --with-changes (a modified tracked file, a new
 // untracked file, a binary file, a file holding a secret); host B applies it on request.
@@ -14,6 +14,12 @@ const BODY = "# Retry path\n\n## Objective\nMake the uploader retry on 503.\n\n#
 interface Resumed {
   changes?: { tracked: { path: string; binary: boolean }[]; untracked: { path: string; bytes: number }[]; left_out: { path: string; reason: string }[] };
   apply_command?: string;
+  preview_command?: string;
+  apply_where?: string;
+  views_left?: number | null;
+  local_copy?: { path: string; keep_until: string; view_spent: boolean };
+  drift?: { event: string; case?: string; fix?: string }[];
+  changes_preview?: { ready: boolean; files: { path: string; change: string }[]; blocked?: { message: string; hint?: string } };
   changes_applied?: { mode: string; tracked: string[]; untracked: string[] };
   changes_not_applied?: { message: string; conflicts?: string[] };
 }
@@ -68,7 +74,9 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
     // Resuming without asking applies nothing, and says what the bundle holds.
     const look = await b.run(["resume", "--url-stdin"], { input: published.url });
     expect(look.code, look.stderr).toBe(0);
-    expect(look.stdout).toMatch(/^Changes bundle: 3 files, [^,]+, 1 left out by the sender, captured at [0-9a-f]{12}; not applied\. Apply it with: handoff resume --url-stdin --apply-changes$/m);
+    expect(look.stdout).toMatch(
+      /^Changes bundle: 3 files, [^,]+, 1 left out by the sender, captured at [0-9a-f]{12}; not applied\. Preview it with: handoff resume --url-stdin --apply-changes --dry-run; apply it with: handoff resume --url-stdin --apply-changes \(/m,
+    );
     expect(look.stdout).toContain("left out   deploy.env: holds a secret");
     expect(git(b.repo, "status", "--porcelain")).toBe("");
 
@@ -143,5 +151,96 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
     expect(dirty.code).toBe(1);
     expect(dirty.stderr).toMatch(/--apply-changes: this checkout has uncommitted changes \(retry\.ts\); nothing was applied/);
     expect(readFileSync(join(b.repo, "retry.ts"), "utf8")).toBe("export const tries = 4;\n");
+  });
+});
+
+describe("the receiver follows the printed fix, and the whole flow spends one view", () => {
+  /**
+   * A's work on top of a commit B does not have checked out yet, published --with-changes on a
+   * two-view link. `prepare` sets B up for the case.
+   */
+  async function drifted(prepare: (a: Host, b: Host) => void, branch?: string) {
+    const { a, b } = pair();
+    if (branch) git(a.repo, "switch", "-q", "-c", branch);
+    commitFiles(a.repo, { "retry.ts": "export const tries = 5;\n" }, "a: more tries");
+    git(a.repo, "push", "-q", "origin", branch ?? "main");
+    dirtyA(a);
+    const run = await a.run(["create", "--title", "Retry path", "--publish", "--with-changes", "--max-views", "2", "--json"], { input: BODY });
+    expect(run.code, run.stderr).toBe(0);
+    const { url } = json<{ url: string }>(run);
+    prepare(a, b);
+    return { a, b, url };
+  }
+
+  /** Runs a command the CLI printed, exactly as printed (a share link's URL on stdin). */
+  async function runPrinted(host: Host, command: string, url: string) {
+    const [program, ...args] = shellWords(command);
+    if (program === "git") return { code: 0, stdout: git(host.repo, ...args), stderr: "" };
+    expect(program).toBe("handoff");
+    return host.run([...args, "--json"], { input: url });
+  }
+
+  const fetched = (_a: Host, b: Host): void => {
+    git(b.repo, "fetch", "-q");
+  };
+  const branched = (_a: Host, b: Host): void => {
+    git(b.repo, "fetch", "-q");
+    git(b.repo, "branch", "-q", "feature", "origin/feature");
+  };
+  const cases: [string, string[], (a: Host, b: Host) => void, string | undefined][] = [
+    ["behind (fetched, not fast-forwarded)", ["behind"], fetched, undefined],
+    ["not fetched", ["not_fetched", "behind"], () => undefined, undefined],
+    ["on another branch", ["other_branch"], branched, "feature"],
+  ];
+
+  it.each(cases)("B %s", async (_name, steps, prepare, branch) => {
+    const { a, b, url } = await drifted(prepare, branch);
+    const first = json<Resumed>(await b.run(["resume", "--url-stdin", "--json"], { input: url }));
+    expect(first).toMatchObject({ views_left: 1, local_copy: { view_spent: true }, apply_command: "handoff resume --url-stdin --apply-changes" });
+    expect(statSync(first.local_copy!.path).mode & 0o777).toBe(0o600);
+
+    // The preview first: every file listed, and what to run before it would apply.
+    const preview = json<Resumed>(await runPrinted(b, first.preview_command!, url));
+    expect(preview.local_copy?.view_spent).toBe(false);
+    expect(preview.changes_preview?.ready).toBe(false);
+    expect(preview.changes_preview?.files.map((f) => f.path).sort()).toEqual(["README.md", "logo.bin", "notes/plan.txt"]);
+
+    // Each case has one fix, the same in the drift and in the apply's refusal; after it, resume again.
+    let current = first;
+    for (const expected of steps) {
+      const item = current.drift?.find((d) => d.event === "commit_diverged");
+      expect(item?.case).toBe(expected);
+      const refused = json<Resumed & { changes_not_applied?: { hint?: string } }>(await runPrinted(b, current.apply_command!, url));
+      expect(refused.changes_not_applied?.hint).toContain(`run ${item?.fix}, then apply again: handoff resume --url-stdin --apply-changes`);
+      await runPrinted(b, item!.fix!, url);
+      current = json<Resumed>(await b.run(["resume", "--url-stdin", "--json"], { input: url }));
+      expect(current.local_copy?.view_spent).toBe(false);
+    }
+    expect(current.drift?.find((d) => d.event === "commit_diverged")).toBeUndefined();
+
+    const applied = json<Resumed>(await runPrinted(b, current.apply_command!, url));
+    expect(applied.changes_applied?.mode).toBe("at_base");
+    const { "deploy.env": _secret, ...expected } = tree(a.repo);
+    expect(tree(b.repo)).toEqual(expected);
+
+    // One view of the two spent, the copy said so; rm removes it, and the next read is the second view.
+    const peek = json<{ views_left: number; local_copy?: { path: string } }>(await b.run(["resume", "--url-stdin", "--peek", "--json"], { input: url }));
+    expect(peek).toMatchObject({ views_left: 1, local_copy: { path: first.local_copy!.path } });
+    expect((await b.run(["rm", first.local_copy!.path])).code).toBe(0);
+    const second = json<Resumed>(await b.run(["resume", "--url-stdin", "--json"], { input: url }));
+    expect(second).toMatchObject({ views_left: 0, local_copy: { view_spent: true } });
+  });
+
+  it("outside the handoff's repository the apply command is not offered", async () => {
+    const { b, url } = await drifted(fetched);
+    expect(json<Resumed>(await b.run(["resume", "--url-stdin", "--json"], { input: url })).apply_command).toBeDefined();
+    const outside = hosts.scratch("outside");
+    mkdirSync(outside);
+    const run = await b.run(["resume", "--url-stdin", "--json"], { input: url, cwd: outside });
+    const result = json<Resumed>(run);
+    expect(result.apply_command).toBeUndefined();
+    expect(result.preview_command).toBeUndefined();
+    expect(result.apply_where).toMatch(/^in a checkout of .*: its changes apply only there$/);
+    expect(result.local_copy?.view_spent).toBe(false);
   });
 });

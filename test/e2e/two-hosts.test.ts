@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalServer } from "../../scripts/local-server.js";
@@ -113,6 +113,12 @@ describe("publish on host A, resume on host B", () => {
     expect(Buffer.from(opened.plaintext).equals(local)).toBe(true);
     expect(opened.meta).toMatchObject({ format: "ce-handoff/v1", file_name: published.path.split("/").pop() });
 
+    // B reads it again from the copy its first resume kept (no view), until that copy is removed.
+    const again = await b.run(["resume", published.url, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    const copy = json<{ local_copy: { path: string; view_spent: boolean } }>(again).local_copy;
+    expect(copy.view_spent).toBe(false);
+    expect((await b.run(["rm", copy.path])).code).toBe(0);
     const third = await b.run(["resume", published.url]);
     expect(third.code).toBe(3);
     expect(third.stderr).toMatch(/used up/);
@@ -154,11 +160,14 @@ describe("publish on host A, resume on host B", () => {
     expect(revoke.code, revoke.stderr).toBe(0);
     expect(json(revoke)).toMatchObject({ id: published.id, revoked: true });
 
+    // B's first resume kept the opened link; the revoke takes that copy with it.
+    expect(readdirSync(join(b.root, "opened"))).toEqual([`${published.id}.json`]);
     const after = await b.run(["resume", published.url, "--json"]);
     expect(after.code).toBe(3);
     expect(after.stderr).toMatch(/revoked/);
     expect(json(after)).toMatchObject({ error: { code: "revoked" } });
     expect(after.stdout).not.toContain(MARKER);
+    expect(readdirSync(join(b.root, "opened"))).toEqual([]);
   });
 
   it("only A can revoke: B has no owner token for the link", async () => {

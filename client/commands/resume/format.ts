@@ -1,5 +1,6 @@
-import { resumeCommand } from "../../../shared/ce/resume-command.js";
+import { resumeCommand, shellQuote } from "../../../shared/ce/resume-command.js";
 import { signatureWords } from "../../../shared/crypto/member-key.js";
+import type { ShareFacts } from "../../ops/orient/source.js";
 import type { DiscoveryResult } from "../../ops/discover/discover.js";
 import type { ChangesFacts } from "../../ops/orient/changes.js";
 import type { OrientationResult } from "../../ops/orient/orient.js";
@@ -63,6 +64,20 @@ function notIndexedLines(result: DiscoveryResult): string[] {
 
 function filterText(result: DiscoveryResult): string {
   return result.filters.keywords.length > 0 ? ` matching ${result.filters.keywords.map((k) => `'${k}'`).join(", ")}` : "";
+}
+
+/**
+ * What a share link has left, on stderr: its views after this read, and its decrypted copy on
+ * this machine (a read from the copy spent no view; a read that kept one says until when).
+ */
+export function viewsLine(result: ShareFacts): string | undefined {
+  if (!("views_left" in result) || result.views_left === undefined) return undefined;
+  const views = result.views_left === null ? "unlimited views until it expires" : `${result.views_left} view${result.views_left === 1 ? "" : "s"} left`;
+  const copy = result.local_copy;
+  if (copy === undefined) return `this share link has ${views}`;
+  const remove = `'handoff rm ${shellQuote(copy.path)}' removes it`;
+  if (!copy.view_spent) return `read from the copy kept on this machine (no view spent); the link had ${views} when it was opened; the copy is kept until ${copy.keep_until} (${remove})`;
+  return `this share link has ${views}; a decrypted copy is kept on this machine until ${copy.keep_until}, so resuming it again until then spends no view (${remove})`;
 }
 
 export function formatOrientation(result: OrientationResult & ChangesFacts, color = false): string {

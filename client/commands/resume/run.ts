@@ -11,14 +11,14 @@ import type { OrientationResult } from "../../ops/orient/orient.js";
 import type { RunContext } from "../../lib/run-context.js";
 import type { PassphraseSource } from "../../lib/share-source.js";
 import { type ApplyRequest, type ChangesFacts, sourceChanges } from "../../ops/orient/changes.js";
-import { classifySource, orientSource, peekSource, readSource, type SourceSelection } from "../../ops/orient/source.js";
+import { classifySource, orientSource, peekSource, readSource, type ShareFacts, type SourceSelection } from "../../ops/orient/source.js";
 import type { TeamDiscoveryResult } from "../../ops/orient/team-source.js";
 import { readPassphrase } from "../secret-input.js";
 import { type Io, readStdin } from "../../platform/io.js";
 import { shellQuote } from "../../../shared/ce/resume-command.js";
 import { isHandoffId } from "../../../shared/ids/handoff-id.js";
 import { askPassphrase, urlAndPassphraseFromStdin, urlFromPrompt, urlFromStdin } from "../url-input.js";
-import { formatNothingFound, formatOrientation, formatShortlist, formatTeamShortlist } from "./format.js";
+import { formatNothingFound, formatOrientation, formatShortlist, formatTeamShortlist, viewsLine } from "./format.js";
 import { oneLine } from "../../platform/terminal.js";
 
 /** How a script gives a passphrase link and its passphrase, neither on the command line. */
@@ -27,8 +27,8 @@ const PASSPHRASE_EXAMPLE = 'printf \'%s\\n%s\' "$URL" "$PASSPHRASE" | handoff re
 export type ResumeResult =
   | ({ kind: "discovery" } & DiscoveryResult)
   | ({ kind: "team" } & TeamDiscoveryResult)
-  | ({ kind: "orientation" } & OrientationResult & ChangesFacts)
-  | ({ kind: "peek" } & HandoffMeta);
+  | ({ kind: "orientation" } & OrientationResult & ShareFacts & ChangesFacts)
+  | ({ kind: "peek" } & HandoffMeta & { local_copy?: { path: string; opened_at: string; keep_until: string } });
 
 export const command = implement<typeof resumeSpec>()({
   async run({ flags, positionals, io, ctx }): Promise<ResumeResult> {
@@ -85,8 +85,9 @@ export const command = implement<typeof resumeSpec>()({
   human(result, { color }): HumanOutput {
     if (result.kind === "peek") {
       const views = result.views_left === null ? "unlimited views" : `${result.views_left} of ${result.max_views} views left`;
+      const kept = result.local_copy ? `; a decrypted copy is kept on this machine until ${result.local_copy.keep_until}: resuming it spends no view` : "";
       return {
-        out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes${result.passphrase ? ", needs a passphrase" : ""} (no view was spent)`),
+        out: oneLine(`${result.id}: scope ${result.scope}, ${views}, expires ${result.expires_at}, ${result.size} bytes${result.passphrase ? ", needs a passphrase" : ""} (no view was spent)${kept}`),
       };
     }
     if (result.kind === "team") {
@@ -106,12 +107,7 @@ export const command = implement<typeof resumeSpec>()({
       return { out: formatTeamShortlist(result), ...(warnings.length > 0 ? { err: warnings.join("\n") } : {}) };
     }
     if (result.kind === "orientation") {
-      const left =
-        "views_left" in result
-          ? result.views_left === null
-            ? "this share link has unlimited views until it expires"
-            : `this share link has ${result.views_left} view${result.views_left === 1 ? "" : "s"} left`
-          : undefined;
+      const left = viewsLine(result);
       // A dry run that would not apply yet says why and what to run first, as a note: it did its job.
       const stopped = result.changes_not_applied ?? result.changes_preview?.blocked;
       const label = result.changes_not_applied ? "error" : "note";

@@ -5,7 +5,7 @@ import { namedLikeHandoffFile } from "../../../shared/document/sniff.js";
 import { MAX_DOCUMENT_BYTES as SOURCE_LIMIT } from "../../../shared/document/size-limits.js";
 import { HandoffError } from "../../../shared/errors.js";
 import type { RunContext } from "../../lib/run-context.js";
-import type { PassphraseSource } from "../../lib/share-source.js";
+import type { LocalCopyFacts, PassphraseSource } from "../../lib/share-source.js";
 import { isHandoffId } from "../../../shared/ids/handoff-id.js";
 import { httpRequest } from "../../platform/http.js";
 import { decodeUtf8, readRegularFile, tooLarge } from "../../platform/read-file.js";
@@ -21,27 +21,35 @@ const URL_TIMEOUT_MS = 15_000;
 /** Reads stdin up to a byte limit; only a front end has one. */
 export type StdinReader = (limit: number) => Promise<Uint8Array | "too_large">;
 
-/** What a source read gave: its text, a share link's views left, and the changes bundle it carried. */
+/** What a source read gave: its text, a share link's views left, the changes bundle it carried, and its local copy. */
 export interface SourceText {
   text: string;
   views_left?: number | null;
   changes?: Uint8Array;
+  /** A share link's decrypted copy on this machine: read from it (no view spent), or kept by this read. */
+  local_copy?: LocalCopyFacts;
 }
 
 export type SourceSelection = Exclude<Selection, { kind: "folder" } | { kind: "keywords" }>;
 
+/** What orienting from a share link adds: its views left after this read, and its local copy. */
+export interface ShareFacts {
+  views_left?: number | null;
+  local_copy?: LocalCopyFacts;
+}
+
 /** The orientation of a source's text, with the views a share link has left after this read. */
-export async function orientSource(selection: SourceSelection, text: { text: string; views_left?: number | null }, ctx: RunContext): Promise<OrientationResult & { views_left?: number | null }> {
+export async function orientSource(selection: SourceSelection, text: SourceText, ctx: RunContext): Promise<OrientationResult & ShareFacts> {
   const { orientFromText } = await import("./orient.js");
   const result = await orientFromText(selection.label, text.text, { cwd: ctx.cwd, env: ctx.env, ...(selection.kind === "file" ? { sourcePath: selection.path } : {}) });
-  return { ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}) };
+  return { ...result, ...(text.views_left !== undefined ? { views_left: text.views_left } : {}), ...(text.local_copy ? { local_copy: text.local_copy } : {}) };
 }
 
 /**
  * Orientation from one explicit source (a file, '-' or a URL), as `handoff resume SOURCE` gives
  * it. A folder or keywords are not a source: discovery is a separate step that selects nothing.
  */
-export async function orientFromSource(word: string, ctx: RunContext): Promise<OrientationResult & { views_left?: number | null }> {
+export async function orientFromSource(word: string, ctx: RunContext): Promise<OrientationResult & ShareFacts> {
   // `team:<id>` (what discover with team gives): the entry's link, from its card.
   const teamId = /^team:(.*)$/s.exec(word)?.[1];
   if (teamId !== undefined && isHandoffId(teamId)) {
@@ -60,8 +68,8 @@ export async function orientFromSource(word: string, ctx: RunContext): Promise<O
   return orientSource(selection, text, ctx);
 }
 
-/** `--peek`: a share link's metadata, without spending a view. */
-export async function peekSource(selection: Selection, ctx: RunContext): Promise<HandoffMeta> {
+/** `--peek`: a share link's metadata, without spending a view, and its local copy if this machine keeps one. */
+export async function peekSource(selection: Selection, ctx: RunContext): Promise<HandoffMeta & { local_copy?: Omit<LocalCopyFacts, "view_spent"> }> {
   if (selection.kind !== "url") throw new HandoffError("usage", "--peek goes with a share URL", { hint: "run 'handoff resume <url> --peek'" });
   const { peekShareUrl } = await import("../../lib/share-source.js");
   return peekShareUrl(selection.url, ctx);
@@ -100,6 +108,7 @@ export async function readSource(selection: SourceSelection, ctx: RunContext, st
   let bytes: Uint8Array | "too_large";
   let viewsLeft: number | null | undefined;
   let changes: Uint8Array | undefined;
+  let local: LocalCopyFacts | undefined;
   if (selection.kind === "stdin") {
     if (stdin === undefined) throw new HandoffError("usage", "'-' reads the handoff from stdin, and stdin is a terminal", { hint: "pipe the document in: pbpaste | handoff resume -" });
     bytes = await stdin(SOURCE_LIMIT);
@@ -108,18 +117,24 @@ export async function readSource(selection: SourceSelection, ctx: RunContext, st
     bytes = read.bytes;
     viewsLeft = read.views_left;
     changes = read.changes;
+    local = read.local;
   } else {
     bytes = readRegularFile(selection.path, SOURCE_LIMIT, { what: "the source", label: selection.label });
   }
   if (bytes === "too_large") throw tooLarge(selection.label, SOURCE_LIMIT, "select the handoff itself, not a log or transcript");
   const text = decodeUtf8(bytes, selection.label, "unreadable");
-  return { text, ...(viewsLeft === undefined ? {} : { views_left: viewsLeft }), ...(changes ? { changes } : {}) };
+  return { text, ...(viewsLeft === undefined ? {} : { views_left: viewsLeft }), ...(changes ? { changes } : {}), ...(local ? { local_copy: local } : {}) };
 }
 
-async function readUrl(url: string, ctx: RunContext, passphrase?: PassphraseSource): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array }> {
+async function readUrl(
+  url: string,
+  ctx: RunContext,
+  passphrase?: PassphraseSource,
+): Promise<{ bytes: Uint8Array | "too_large"; views_left?: number | null; changes?: Uint8Array; local?: LocalCopyFacts }> {
   const { readShareUrl } = await import("../../lib/share-source.js");
-  const shared = await readShareUrl(url, ctx, passphrase);
-  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left, ...(shared.changes ? { changes: shared.changes } : {}) };
+  // Resuming keeps the opened link on this machine: reading it again (the preview, the fix, the apply) spends no view.
+  const shared = await readShareUrl(url, ctx, passphrase, { keep: true });
+  if (shared !== undefined) return { bytes: shared.plaintext, views_left: shared.views_left, ...(shared.changes ? { changes: shared.changes } : {}), ...(shared.local ? { local: shared.local } : {}) };
   let response;
   try {
     response = await httpRequest(url, { timeoutMs: URL_TIMEOUT_MS, maxBytes: SOURCE_LIMIT, headers: { accept: "text/markdown, text/plain, application/json;q=0.9, */*;q=0.1" } });
