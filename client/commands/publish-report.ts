@@ -1,3 +1,4 @@
+import { oneLine } from "../platform/terminal.js";
 import { formatDuration } from "../../shared/time/duration.js";
 import { redactionLines } from "./create-report.js";
 import type { PublishResult } from "../ops/publish/publish-file.js";
@@ -18,6 +19,8 @@ export function formatPublishReport(result: PublishResult, options: { closing?: 
     ...(result.changes
       ? [
           `  changes: ${result.changes.tracked.length + result.changes.untracked.length} files, ${result.changes.total_bytes} bytes sealed with it (payload format 2; the receiver applies them only with --apply-changes)`,
+          // Named, never sent: a secret, too large, or forbidden by the active manifest.
+          ...result.changes.left_out.map((l) => `  left out: ${oneLine(l.path)}: ${oneLine(l.reason)}`),
         ]
       : []),
     ...redactionLines(result.redaction),

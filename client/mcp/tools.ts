@@ -5,6 +5,7 @@ import { MAX_KEYWORDS } from "../../shared/ce/contract.js";
 import { HandoffError } from "../../shared/errors.js";
 import type { RunContext } from "../lib/run-context.js";
 import { gatePath, gateSource, refuseReplacingArmedManifest } from "./gate.js";
+import { captureExclusion } from "../commands/capture-policy.js";
 
 /**
  * The operations `handoff mcp` serves, each a function from validated arguments to the core's
@@ -120,6 +121,7 @@ export const TOOLS = [
           redact: true,
           allowInsufficient: args.allow_insufficient === true,
           withChanges: args.with_changes === true,
+          ...(args.with_changes ? { excluded: captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }) } : {}),
         },
         deps,
       );
@@ -137,7 +139,14 @@ export const TOOLS = [
       const { publishFile } = await import("../ops/publish/publish-file.js");
       const flags = await publishFlags(args);
       const result = await publishFile(
-        { path: gatePath(args.path, "send", ctx, "path"), ...flags, redact: true, withChanges: args.with_changes === true, cwd: ctx.cwd },
+        {
+          path: gatePath(args.path, "send", ctx, "path"),
+          ...flags,
+          redact: true,
+          withChanges: args.with_changes === true,
+          excluded: captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }),
+          cwd: ctx.cwd,
+        },
         { env: ctx.env, home: ctx.home },
       );
       return { result: asRecord(result) };

@@ -193,6 +193,44 @@ export function summarizeChanges(bundle: ChangesBundle): ChangesSummary {
 }
 
 /**
+ * The bundle without the paths `excluded` names a reason for (given each repository-relative
+ * path): their part of the patch and their bytes dropped, each named in `left_out` with the
+ * reason. For a bundle captured earlier and sent now, under a policy that forbids some of it.
+ *
+ * @example
+ * ```ts
+ * withoutPaths(bundle, (path) => (path.startsWith("secrets/") ? "forbidden" : undefined)).manifest.left_out
+ * // [{ path: "secrets/prod.env", reason: "forbidden" }]
+ * ```
+ */
+export function withoutPaths(bundle: ChangesBundle, excluded: (path: string) => string | undefined): ChangesBundle {
+  const left_out = [...bundle.manifest.left_out];
+  const drop = (path: string) => {
+    const reason = excluded(path);
+    if (reason !== undefined) left_out.push({ path, reason });
+    return reason !== undefined;
+  };
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  const tracked = bundle.manifest.tracked.filter((t) => {
+    const part = bundle.patch.subarray(at, at + t.bytes);
+    at += t.bytes;
+    if (drop(t.path)) return false;
+    parts.push(part);
+    return true;
+  });
+  const kept = bundle.manifest.files.map((f, i) => ({ f, bytes: bundle.files[i] ?? new Uint8Array(0) })).filter(({ f }) => !drop(f.path));
+  if (left_out.length === bundle.manifest.left_out.length) return bundle;
+  const patch = concatBytes(parts);
+  return {
+    ...bundle,
+    manifest: { ...bundle.manifest, patch_length: patch.length, tracked, files: kept.map(({ f }) => f), left_out },
+    patch,
+    files: kept.map(({ bytes }) => bytes),
+  };
+}
+
+/**
  * Splits `git diff --no-renames` output into one part per file, in the order of `paths`
  * (`git diff --name-only -z` with the same arguments lists them in the same order). A header
  * that does not name the expected path (git quotes unusual names) leaves that part undefined:

@@ -72,7 +72,17 @@ export const command = implement<typeof createSpec>()({
       format === "kernel"
         ? await (await import("../../ops/create/kernel.js")).createKernelHandoff({ partialText: body, name: nonEmptyFlag("title", flags.title), pins: flags.pin ?? [], ...common }, deps)
         : await createHandoff(
-            { body, title: nonEmptyFlag("title", flags.title), summary: nonEmptyFlag("summary", flags.summary), keywords, focus, withChanges: flags["with-changes"] === true, ...common },
+            {
+              body,
+              title: nonEmptyFlag("title", flags.title),
+              summary: nonEmptyFlag("summary", flags.summary),
+              keywords,
+              focus,
+              withChanges: flags["with-changes"] === true,
+              // Loaded only then, like the guard's check of --body-file above.
+              ...(flags["with-changes"] ? { excluded: (await import("../capture-policy.js")).captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }) } : {}),
+              ...common,
+            },
             deps,
           );
     if (!publishFlags || !publishing) return created.result;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { implement } from "../command.js";
 import { assertMayAccess } from "../../ops/guard/policy.js";
+import { captureExclusion } from "../capture-policy.js";
 import { readPublishFlags } from "../publish-flags.js";
 import { readPassphrase } from "../secret-input.js";
 import { type PublishResult, publishFile } from "../../ops/publish/publish-file.js";
@@ -15,7 +16,15 @@ export const command = implement<typeof publishSpec>()({
     assertMayAccess(path, "send", { cwd: ctx.cwd, home: ctx.env.HOME });
     // Asked before anything is read or sent, so a mistyped passphrase stops here with nothing sent.
     const passphrase = flags.passphrase ? await readPassphrase(io, { confirm: true }) : undefined;
-    const options = { path, ...readPublishFlags(flags), redact: !flags["no-redact"], withChanges: flags["with-changes"] === true, cwd: ctx.cwd, ...(passphrase === undefined ? {} : { passphrase }) };
+    const options = {
+      path,
+      ...readPublishFlags(flags),
+      redact: !flags["no-redact"],
+      withChanges: flags["with-changes"] === true,
+      excluded: captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }),
+      cwd: ctx.cwd,
+      ...(passphrase === undefined ? {} : { passphrase }),
+    };
     const result = await publishFile(options, { env: ctx.env, home: ctx.home, progress: ctx.progress });
     if (flags["no-redact"]) result.warnings.unshift("--no-redact: sent without scanning for secrets");
     return result;

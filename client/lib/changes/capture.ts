@@ -15,8 +15,12 @@ import { readRegularFile } from "../../platform/read-file.js";
  * whole. Every part is scanned for secrets before anything is kept: a file with a secret is left
  * out and named, never sent. Over a cap (shared/changes/bundle.ts CHANGES_LIMITS) capture stops
  * with an error that says which and what to do, and nothing is written.
+ *
+ * `excluded` is asked about every path before it is read (an absolute path in, why it may not
+ * travel out): under a sealed manifest the front end passes the guard's decision, so a forbidden
+ * file is left out and named, never read or sent.
  */
-export async function captureChanges(toplevel: string, env: Env): Promise<ChangesBundle> {
+export async function captureChanges(toplevel: string, env: Env, excluded?: (path: string) => string | undefined): Promise<ChangesBundle> {
   const git = async (args: string[]) => {
     const run = await runGit(args, { cwd: toplevel, env, maxBytes: 64 * 1024 * 1024 });
     if (run.failure !== undefined)
@@ -38,14 +42,21 @@ export async function captureChanges(toplevel: string, env: Env): Promise<Change
       },
     );
   }
-  const patchRun = await runGit([...diffArgs, "--binary", "--full-index"], { cwd: toplevel, env, maxBytes: CHANGES_LIMITS.totalBytes * 8, binary: true });
+  // A path the caller excludes is left out of the diff itself, so git never prints its contents.
+  const refused = new Map(tracked.map((path) => [path, excluded?.(join(toplevel, path))] as const).filter((e): e is [string, string] => e[1] !== undefined));
+  const wanted = tracked.filter((path) => !refused.has(path));
+  const pathspec = refused.size === 0 ? [] : ["--", ...wanted.map((path) => `:(literal)${path}`)];
+  const patchRun =
+    wanted.length === 0
+      ? { code: 0, stdout: Buffer.alloc(0) }
+      : await runGit([...diffArgs, "--binary", "--full-index", ...pathspec], { cwd: toplevel, env, maxBytes: CHANGES_LIMITS.totalBytes * 8, binary: true });
   if (patchRun.overflow) throw overCap("the tracked changes' patch");
   if (patchRun.failure !== undefined) throw new HandoffError("io_failed", `git diff failed while capturing the changes: ${patchRun.failure}`, { hint: "check the repository; nothing was written" });
-  const parts = splitPatch(patchRun.stdout, tracked);
+  const parts = splitPatch(patchRun.stdout, wanted);
 
-  const left_out: ChangesBundle["manifest"]["left_out"] = [];
+  const left_out: ChangesBundle["manifest"]["left_out"] = [...refused].map(([path, reason]) => ({ path, reason }));
   const kept: { path: string; part: Uint8Array; binary: boolean; from_mode: Mode | null; to_mode: Mode | null }[] = [];
-  for (const [i, path] of tracked.entries()) {
+  for (const [i, path] of wanted.entries()) {
     const part = parts[i];
     if (part === undefined) {
       left_out.push({ path, reason: "git wrote its name in a form this client does not split (quoted); commit it or rename it" });
@@ -70,6 +81,11 @@ export async function captureChanges(toplevel: string, env: Env): Promise<Change
   const files: { path: string; mode: "100644" | "100755"; bytes: Uint8Array }[] = [];
   for (const path of untracked) {
     const full = join(toplevel, path);
+    const forbidden = excluded?.(full);
+    if (forbidden !== undefined) {
+      left_out.push({ path, reason: forbidden });
+      continue;
+    }
     const stat = lstatSync(full, { throwIfNoEntry: false });
     if (!stat?.isFile()) {
       left_out.push({ path, reason: stat?.isSymbolicLink() ? "a symbolic link (not carried)" : "not a regular file" });

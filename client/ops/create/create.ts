@@ -34,6 +34,11 @@ export interface CreateOptions {
   allowInsufficient?: boolean;
   /** --with-changes: capture the uncommitted work as a bundle beside the handoff. */
   withChanges?: boolean;
+  /**
+   * With withChanges: why a path (absolute) may not travel, when it may not (the guard's decision
+   * under a sealed manifest, which the front end passes): such a file is left out and named.
+   */
+  excluded?: (path: string) => string | undefined;
 }
 
 export interface CreateDeps {
@@ -109,7 +114,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   const git = await deps.captureGit(options.cwd, options.env);
   // Captured (and scanned) before anything is written: over a cap, nothing is.
-  const bundle = options.withChanges ? await changesOf(git, options.env) : undefined;
+  const bundle = options.withChanges ? await changesOf(git, options.env, options.excluded) : undefined;
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
@@ -247,14 +252,14 @@ function uncommittedNote(git: GitCapture, bundled: boolean): string {
 }
 
 /** --with-changes needs a checkout with a commit to capture the changes against. */
-async function changesOf(git: GitCapture | undefined, env: Env): Promise<ChangesBundle> {
+async function changesOf(git: GitCapture | undefined, env: Env, excluded?: (path: string) => string | undefined): Promise<ChangesBundle> {
   if (!git?.head) {
     throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", {
       hint: "run it in the checkout, or leave out --with-changes",
     });
   }
   const { captureChanges } = await import("../../lib/changes/capture.js");
-  return captureChanges(git.toplevel, env);
+  return captureChanges(git.toplevel, env, excluded);
 }
 
 interface Target {

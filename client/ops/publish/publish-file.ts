@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
+import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges, withoutPaths } from "../../../shared/changes/bundle.js";
 import { withChanges } from "../../../shared/crypto/payload.js";
 import { captureGit } from "../../lib/git.js";
 import type { Scope } from "../../../shared/api/limits.js";
@@ -42,6 +42,8 @@ export interface PublishFileOptions {
   now?: () => Date;
   /** --with-changes: the bundle beside FILE (named in its frontmatter), else captured now in `cwd`. */
   withChanges?: boolean;
+  /** With withChanges: why a path (absolute) may not travel (the guard's decision under a sealed manifest); it is left out and named. */
+  excluded?: (path: string) => string | undefined;
   cwd?: string;
   /** A passphrase readers need as well as the link (envelope v2). */
   passphrase?: string;
@@ -79,22 +81,29 @@ export async function publishFile(options: PublishFileOptions, deps: PublishDeps
   // A passphrase too weak to keep is refused before the file is read or its changes captured.
   passphraseWarning(options.passphrase, options.path);
   const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
-  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env) : undefined;
+  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env, options.excluded) : undefined;
   return publishDocument({ ...options, text, ...(changes ? { changes } : {}) }, deps);
 }
 
 /** The bundle `create --with-changes` wrote beside the handoff when it names one, else one captured now. */
-async function changesFor(path: string, text: string, cwd: string, env: Env): Promise<Uint8Array> {
+async function changesFor(path: string, text: string, cwd: string, env: Env, excluded?: (path: string) => string | undefined): Promise<Uint8Array> {
   const { readChangesBeside } = await import("../../lib/changes/beside.js");
   const beside = readChangesBeside(path, text, env);
-  if (beside) return beside;
-  const git = await captureGit(cwd, env);
+  const git = beside && !excluded ? undefined : await captureGit(cwd, env);
+  if (beside) {
+    if (!excluded) return beside;
+    // Captured earlier, sent now: what the policy forbids now is left out now (paths against this checkout).
+    const bundle = decodeChanges(beside);
+    if (!bundle.ok) throw bundle.error;
+    const top = git?.toplevel ?? cwd;
+    return encodeChanges(withoutPaths(bundle.value, (relative) => excluded(join(top, relative))));
+  }
   if (!git?.head)
     throw new HandoffError("usage", "--with-changes: the handoff names no changes bundle, and this folder is not a git checkout with a commit to capture one from", {
       hint: "run it in the checkout, or leave out --with-changes",
     });
   const { captureChanges } = await import("../../lib/changes/capture.js");
-  return encodeChanges(await captureChanges(git.toplevel, env));
+  return encodeChanges(await captureChanges(git.toplevel, env, excluded));
 }
 
 export interface PublishDocumentOptions extends PublishFileOptions {

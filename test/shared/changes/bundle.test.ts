@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChangesBundle, decodeChanges, encodeChanges, splitPatch, summarizeChanges } from "../../../shared/changes/bundle.js";
+import { type ChangesBundle, decodeChanges, encodeChanges, splitPatch, summarizeChanges, withoutPaths } from "../../../shared/changes/bundle.js";
 import { PASSPHRASE_ENVELOPE_VERSION, openHandoff, sealHandoff } from "../../../shared/crypto/envelope.js";
 import { PAYLOAD_WITH_CHANGES, UPGRADE_NOTICE, readPayload, withChanges } from "../../../shared/crypto/payload.js";
 
@@ -72,6 +72,19 @@ describe("changes bundle (format 2, and format 1 read)", () => {
     expect(decodeChanges(v1WithModes)).toMatchObject({ ok: false, error: { message: "the changes bundle is malformed: manifest: from_mode and to_mode belong to format 2" } });
     const v2WithoutModes = encodeChanges({ ...v1, version: 2 });
     expect(decodeChanges(v2WithoutModes)).toMatchObject({ ok: false, error: { message: "the changes bundle is malformed: manifest tracked path x.txt: format 2 states its from_mode and to_mode" } });
+  });
+
+  it("withoutPaths drops what a policy forbids, with its part of the patch, and names it", () => {
+    const original = bundle();
+    expect(withoutPaths(original, () => undefined)).toBe(original);
+    const noX = withoutPaths(original, (path) => (path === "x.txt" ? "forbidden" : undefined));
+    expect(noX.manifest).toMatchObject({ patch_length: 0, tracked: [], files: [{ path: "bin/new.dat" }], left_out: [{ path: ".env" }, { path: "x.txt", reason: "forbidden" }] });
+    expect(noX.patch.length).toBe(0);
+    const noFile = withoutPaths(original, (path) => (path.startsWith("bin/") ? "forbidden" : undefined));
+    expect(noFile.files).toEqual([]);
+    expect(noFile.patch).toEqual(original.patch);
+    const decoded = decodeChanges(encodeChanges(noFile));
+    expect(decoded.ok && decoded.value).toEqual(noFile);
   });
 
   it("splits a patch per file in git's order, and leaves a part it cannot name undefined", () => {
