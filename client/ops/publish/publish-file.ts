@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type ChangesSummary, decodeChanges, encodeChanges, summarizeChanges, withoutPaths } from "../../../shared/changes/bundle.js";
 import { withChanges } from "../../../shared/crypto/payload.js";
 import { captureGit } from "../../lib/git.js";
