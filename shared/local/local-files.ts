@@ -172,7 +172,18 @@ function buildSchemas() {
     document: z.base64(),
     changes: z.optional(z.base64()),
   });
-  return { TokenSchema, LegacyConfigFileSchema, TeamKeyEntrySchema, TeamMemberEntrySchema, TeamIdentitySchema, ServerCredentialsSchema, ConfigFileV2Schema, ConfigFileSchema, PublishedRecordSchema, OpenedCopySchema };
+  return {
+    TokenSchema,
+    LegacyConfigFileSchema,
+    TeamKeyEntrySchema,
+    TeamMemberEntrySchema,
+    TeamIdentitySchema,
+    ServerCredentialsSchema,
+    ConfigFileV2Schema,
+    ConfigFileSchema,
+    PublishedRecordSchema,
+    OpenedCopySchema,
+  };
 }
 
 export type ConfigFileV2 = z.infer<LocalFileSchemas["ConfigFileV2Schema"]>;
