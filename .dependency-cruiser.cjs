@@ -78,17 +78,10 @@ module.exports = {
     {
       name: "child-process-only-in-platform",
       comment:
-        "client/platform/git.ts is the one place that spawns git (with the safety settings), and nothing else spawns; its synchronous calls go through platform/spawn-sync.ts, spawnSync without loading child_process where Node allows.",
-      severity: "error",
-      from: { path: "^client/", pathNot: "^client/platform/(git|spawn-sync)\\.ts$" },
-      to: { path: "^(node:)?child_process$" },
-    },
-    {
-      name: "spawn-sync-only-for-git",
-      comment: "platform/spawn-sync.ts spawns any program: only the git runner, which adds the safety settings, may call it.",
+        "client/platform/git.ts is the one place that spawns git (with the safety settings), and nothing else spawns.",
       severity: "error",
       from: { path: "^client/", pathNot: "^client/platform/git\\.ts$" },
-      to: { path: "^client/platform/spawn-sync\\.ts$" },
+      to: { path: "^(node:)?child_process$" },
     },
     {
       name: "no-circular",

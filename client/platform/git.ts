@@ -1,13 +1,11 @@
 import { createRequire } from "node:module";
 import { HandoffError } from "../../shared/errors.js";
 import type { Env } from "./env.js";
-import { spawnSyncText } from "./spawn-sync.js";
 
 /**
- * node:child_process, loaded at the first asynchronous git call: loading it brings Node's socket,
- * stream and dgram modules, about 8 ms of CPU, which a command that asks git nothing (resume over
- * an empty store, list, show) would pay at start-up for nothing. The synchronous runner does
- * without it where Node allows (spawn-sync.ts).
+ * node:child_process, loaded at the first git call: loading it brings Node's socket, stream and
+ * dgram modules, about 8 ms of CPU, which a command that asks git nothing (resume over an empty
+ * store, list, show) would pay at start-up for nothing.
  */
 const lazyRequire = createRequire(import.meta.url);
 let childProcess: typeof import("node:child_process") | undefined;
@@ -201,7 +199,7 @@ function spawnGit(args: string[], options: GitOptions & { binary?: boolean }): P
  * tree root, work-tree.ts, when its own walk cannot tell: validate's symlink check asks for it
  * inside the kernel checks), and for a command-line process that has nothing to do while git
  * runs (`handoff create`'s capture, lib/git.ts): spawnSync sets up no streams and no event loop
- * turn per process, and (spawn-sync.ts) needs no node:child_process loaded.
+ * turn per process.
  */
 export function runGitSync(args: string[], options: GitOptions): GitRun<string> {
   if (!readsContent(args)) return spawnGitSync(args, options);
@@ -211,14 +209,16 @@ export function runGitSync(args: string[], options: GitOptions): GitRun<string> 
 }
 
 function spawnGitSync(args: string[], options: GitOptions): GitRun<string> {
-  const run = spawnSyncText("git", [...GIT_SAFE_CONFIG, ...args], {
+  const run = processes().spawnSync("git", [...GIT_SAFE_CONFIG, ...args], {
     cwd: options.cwd,
     env: { ...options.env, ...GIT_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
     timeout: GIT_TIMEOUT_MS,
     maxBuffer: options.maxBytes ?? 64 * 1024 * 1024,
   });
   if (run.error) {
-    const code = run.error.code;
+    const code = (run.error as NodeJS.ErrnoException).code;
     return {
       code: 128,
       stdout: "",
