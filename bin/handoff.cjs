@@ -8,8 +8,8 @@
 // - Every other command runs its own bundle, dist/commands/<name>.cjs, one self-contained file
 //   per command path; anything that is not a command's name (flags only, a typo) runs create's,
 //   whose CLI entry handles it (bare `handoff` with a body on stdin creates; a typo is a usage error).
-// - Compiled code is cached in a private per-user folder (see compileCache): V8's code cache,
-//   kept by the launcher, of every function a command ran.
+// - Compiled code is cached in a private per-user folder by Node's own compile cache, where Node
+//   has one (see compileCache).
 // The package ships dist/; a clone builds it on `npm install` (the prepare script) or with
 // `npm run build`. Nothing is built here: a build tool is a development dependency.
 const argv = process.argv.slice(2);
@@ -27,36 +27,25 @@ function notBuilt(error) {
 }
 
 /**
- * Every command after the first skips parsing and compiling its bundle: the launcher keeps V8's
- * code cache of the CLI's own files (see v8CodeCache), on every Node version. Node 22.1 and newer
- * have a compile cache of their own (module.enableCompileCache), but it keeps what was compiled
- * before the file ran, so every function a command calls is compiled again on every run; the
- * launcher's keeps them too. Measured on this machine (CPU, interleaved medians, issue 26's
- * closing note has the table): validate 2.20x -> 1.78x node -e 0 on Node 22, 2.34x -> 1.87x on
- * Node 24 against Node's own cache; on Node 20, which has none, about 20 ms off validate and resume.
- * The help module (34 KB, `codeCache: false`) keeps Node's own cache where there is one: setting
- * up the launcher's cost about 3 ms of CPU there, more than compiling that file saves.
- * The folder is the user's own cache folder, made private (0700) where it is created here. Anything
- * amiss (no HOME, a read-only home, NODE_DISABLE_COMPILE_CACHE) runs without the cache.
+ * Node's own compile cache (module.enableCompileCache, Node 22.1 and newer): every command after
+ * the first skips compiling the top level of its bundle. It is public API; the code cache this
+ * launcher used to keep itself (by replacing the CommonJS loader's compile step, a loader
+ * internal) also kept every function a command ran, and was worth more (docs/startup.md has both
+ * figures). Node 20 has no compile cache: there every run compiles its bundle.
+ * The folder is the user's own cache folder, made private (0700) where it is created here, and not
+ * used when another user could write to it: cached code runs as the CLI. Anything amiss (no HOME,
+ * a read-only home, NODE_DISABLE_COMPILE_CACHE) runs without the cache.
  */
-function compileCache({ codeCache }) {
+function compileCache() {
+  const { enableCompileCache } = require("node:module");
+  if (typeof enableCompileCache !== "function" || process.env.NODE_DISABLE_COMPILE_CACHE) return;
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg?.startsWith("/") ? xdg : process.env.HOME ? `${process.env.HOME}/.cache` : undefined;
   if (base === undefined) return;
   const dir = `${base}/handoff/compile-cache`;
   try {
-    if (codeCache) {
-      if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
-      // Beside the folders Node's own cache makes in there: one per Node release and CPU.
-      const own = `${dir}/v8-${process.version}-${process.arch}`;
-      require("node:fs").mkdirSync(own, { recursive: true, mode: 0o700 });
-      if (privateFolder(own)) v8CodeCache(own);
-    } else {
-      const { enableCompileCache } = require("node:module");
-      if (typeof enableCompileCache !== "function") return;
-      require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
-      enableCompileCache(dir);
-    }
+    require("node:fs").mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (privateFolder(dir)) enableCompileCache(dir);
   } catch {
     // No cache: the command runs as it would without one.
   }
@@ -71,85 +60,6 @@ function privateFolder(dir) {
   if (!stat.isDirectory()) return false;
   if (typeof process.getuid !== "function") return true;
   return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
-}
-
-/** Two 32-bit string hashes side by side (FNV-1a and djb2): a file name, not a security check. */
-function hash64(text) {
-  let fnv = 0x811c9dc5;
-  let djb = 5381;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    fnv = Math.imul(fnv ^ c, 0x01000193);
-    djb = (Math.imul(djb, 33) ^ c) | 0;
-  }
-  return (fnv >>> 0).toString(36) + (djb >>> 0).toString(36);
-}
-
-/**
- * V8's code cache for the files under dist/, kept in `dir` (see compileCache):
- * the CommonJS loader's compile step for those files, done by vm.Script with the cached data,
- * which V8 checks against its own version, flags and the source's length and refuses when they
- * differ. The cache file's name carries the file's path, size, mtime and inode, so a rebuilt or
- * reinstalled file is never paired with another's code. What was compiled without usable data is
- * written at exit, after the command ran (the data then holds every function it compiled, not
- * only the top level), privately (0600) and atomically; older entries of the same file go.
- * Every other file (Node's own, anything outside dist/) is compiled by Node as usual.
- */
-function v8CodeCache(dir) {
-  const Module = require("node:module");
-  const fs = require("node:fs");
-  const { Script } = require("node:vm");
-  const { dirname, join, sep } = require("node:path");
-  const dist = join(__dirname, "..", "dist") + sep;
-  const compile = Module.prototype._compile;
-  const fresh = [];
-  // NODE_DEBUG=handoff says, per file, whether its cached code was used (as NODE_DEBUG=module does for Node's loader).
-  const debug = /\bhandoff\b/i.test(process.env.NODE_DEBUG ?? "");
-  Module.prototype._compile = function (content, filename) {
-    if (!filename.startsWith(dist) || !filename.endsWith(".cjs")) return compile.call(this, content, filename);
-    const stat = fs.statSync(filename);
-    const prefix = hash64(filename);
-    const file = join(dir, `${prefix}-${hash64(`${stat.size}:${stat.mtimeMs}:${stat.ino}`)}.v8`);
-    let cachedData;
-    try {
-      cachedData = fs.readFileSync(file);
-    } catch {
-      // Not cached yet.
-    }
-    const script = new Script(Module.wrap(content), { filename, cachedData });
-    // V8 sets cachedDataRejected only when it was given data: false is the one proof it used them.
-    const used = script.cachedDataRejected === false;
-    if (!used) fresh.push({ script, file });
-    if (debug) process.stderr.write(`HANDOFF ${process.pid}: code cache ${used ? "hit" : cachedData === undefined ? "miss" : "rejected"} ${filename}\n`);
-    // The module's own require, as Node's loader gives it (the bundles use require(id) only).
-    const localRequire = (id) => this.require(id);
-    localRequire.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
-    localRequire.main = require.main;
-    localRequire.cache = Module._cache;
-    return script.runInThisContext({ displayErrors: true }).call(this.exports, this.exports, localRequire, this, filename, dirname(filename));
-  };
-  process.once("exit", () => {
-    const written = new Set();
-    for (const { script, file } of fresh) {
-      const temp = `${file}.${process.pid}.tmp`;
-      try {
-        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
-        fs.renameSync(temp, file);
-        written.add(file.slice(dir.length + 1));
-      } catch {
-        // A cache that cannot be written costs the next run its compile, nothing else.
-        fs.rmSync(temp, { force: true });
-      }
-    }
-    if (written.size === 0) return;
-    // Older entries of the files just written (same path prefix, another stat part) go, in one listing.
-    const prefixes = new Set([...written].map((name) => name.slice(0, name.indexOf("-") + 1)));
-    try {
-      for (const name of fs.readdirSync(dir)) if (!written.has(name) && prefixes.has(name.slice(0, name.indexOf("-") + 1))) fs.rmSync(join(dir, name), { force: true });
-    } catch {
-      // Stale entries stay until the next write; they are never paired with a file.
-    }
-  });
 }
 
 /**
@@ -180,18 +90,14 @@ try {
   // one of these) loads the help module; every other command goes straight to the CLI.
   const helpWords = ["--help", "-h", "help", "--version", "-v"];
   const maybeHelp = !guard && (argv.length === 0 || (argv.length <= 2 && argv.some((word) => helpWords.includes(word))));
-  compileCache({ codeCache: !maybeHelp });
+  compileCache();
   if (guard) {
     require("../dist/guard.cjs").runGuardProcess();
   } else {
     // Bare `handoff` on a terminal shows help; isatty avoids setting up a stdin stream.
     const text = maybeHelp ? require("../dist/help.cjs").fastText(argv, argv.length === 0 && require("node:tty").isatty(0)) : undefined;
     if (text !== undefined) printSync(text);
-    else {
-      // A help-shaped argv that is not help after all (fastText said so) runs its command, cached.
-      if (maybeHelp) compileCache({ codeCache: true });
-      require(commandBundle()).runProcess();
-    }
+    else require(commandBundle()).runProcess();
   }
 } catch (error) {
   notBuilt(error);
