@@ -8,10 +8,10 @@ import { KERNEL_CHECKPOINT_SCHEMA_ID } from "./sections.js";
  */
 
 /**
- * Built on first use, and never to validate: validation runs the pass compiled from it
- * (compiled-schemas.ts, `npm run kernel:schemas`).
+ * Built on first use, and never to validate: validation runs ajv's validator generated from it
+ * (schema-validators.ts, `npm run kernel:schemas`).
  *
- * @internal Its readers are the compiler and the tests that hold the compiled pass to it.
+ * @internal Its readers are the generator and the tests that hold the generated pass to it.
  */
 export function kernelCheckpointSchema(): ReturnType<typeof buildCheckpointSchema> {
   checkpointSchema ??= buildCheckpointSchema();

@@ -1,4 +1,4 @@
-import { checkKernelCheckpoint } from "./compiled-schemas.js";
+import { checkKernelCheckpoint } from "./schema-checks.js";
 import { type ValidationIssue, validateWith } from "./issues.js";
 import { KERNEL_CHECKPOINT_ADVISORIES } from "./advisories.js";
 import { kernelCheckpointRules } from "./rules.js";

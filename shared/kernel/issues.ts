@@ -29,8 +29,8 @@ export type Rule = (value: unknown, report: Report) => void;
 
 /**
  * A schema pass: it pushes what is wrong and returns the parsed value, which is the typed value
- * when it pushed nothing. The kernel documents' passes are compiled from their zod schemas
- * (compiled-schemas.ts, no zod at run time); zod-check.ts runs the same pass with zod.
+ * when it pushed nothing. The kernel documents' passes are ajv's validators generated from their
+ * zod schemas (schema-checks.ts, no zod at run time); zod-check.ts runs the same pass with zod.
  */
 export type SchemaCheck<T> = (value: unknown, issues: FoundIssue[]) => T;
 

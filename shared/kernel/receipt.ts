@@ -1,5 +1,5 @@
 import { RECEIPT_ADVISORIES } from "./advisories.js";
-import { checkContextReceipt } from "./compiled-schemas.js";
+import { checkContextReceipt } from "./schema-checks.js";
 import { type Rule, type ValidationIssue, asArray, asRecord, pyStrip, validateWith } from "./issues.js";
 import { CONTEXT_RECEIPT_SCHEMA_ID } from "./receipt-fields.js";
 import type { ContextReceipt } from "./receipt-schema.js";

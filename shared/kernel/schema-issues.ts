@@ -2,9 +2,9 @@ import type { JsonPathSegment } from "./json-path.js";
 
 /**
  * What a kernel schema pass says, in the words of the JSON document: one definition shared by
- * the zod reference (issues.ts turns zod's issues into these) and the validators compiled from
- * the same zod schemas (compiled-schemas.ts). Those are made of the steps below and import
- * nothing else, so validating a document loads no zod.
+ * the zod reference (zod-check.ts turns zod's issues into these) and the ajv validators generated
+ * from the same zod schemas (schema-checks.ts turns ajv's errors into these), so validating a
+ * document loads no zod.
  */
 
 /** An issue before sorting: where (path segments) and what. */
@@ -73,46 +73,4 @@ export function mustBeAtMost(maximum: unknown): string {
 /** A JSON object (not null, not an array), the only input a strict object schema reads. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A path to an object or an array; a field's issue is at `[...q, key]`, built only when there is one. */
-export type Segments = readonly JsonPathSegment[];
-
-/** An object or an array of the wrong type: the issue, and the value as is. */
-export function notA(expected: "object" | "array", v: unknown, q: Segments, issues: FoundIssue[]): unknown {
-  issues.push({ segments: [...q], message: mustBeType(expected, v) });
-  return v;
-}
-
-/** zod's string: the value, or an issue. */
-export function checkString(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
-  if (typeof x !== "string") issues.push({ segments: [...q, key], message: mustBeType("string", x) });
-  return x;
-}
-
-/** zod's boolean: the value, or an issue. */
-export function checkBoolean(x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
-  if (typeof x !== "boolean") issues.push({ segments: [...q, key], message: mustBeType("boolean", x) });
-  return x;
-}
-
-/** zod's literal or enum (`includes` compares as its Set does, SameValueZero): the value, or an issue. */
-export function checkValue(values: readonly unknown[], x: unknown, q: Segments, key: JsonPathSegment, issues: FoundIssue[]): unknown {
-  if (!values.includes(x)) issues.push({ segments: [...q, key], message: mustBeValue(values, x) });
-  return x;
-}
-
-/**
- * Whether an optional field is there to check. zod skips an absent key (no issue, no key in its
- * value) and keeps one present as undefined, which only a value made in code can have.
- */
-export function has(v: Record<string, unknown>, key: string, out: Record<string, unknown>): boolean {
-  if (v[key] !== undefined) return true;
-  if (key in v) out[key] = undefined;
-  return false;
-}
-
-/** A strict object's keys outside its shape (`for...in`, as zod reads them), one issue each. */
-export function unknownKeys(v: Record<string, unknown>, known: ReadonlySet<string>, q: Segments, issues: FoundIssue[]): void {
-  for (const key in v) if (!known.has(key)) issues.push({ segments: [...q, key], message: UNKNOWN_KEY });
 }

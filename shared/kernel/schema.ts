@@ -9,8 +9,8 @@ import { KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
  * every level (its schema's description says so), so a key another tool invents is an error, not
  * a passenger. A handoff's provenance has no dirty_tree_sha256: only a checkpoint's has. What JSON
  * Schema cannot say (one of path / git_diff, phase references, timestamps) lives in rules.ts.
- * Validation does not run these: it runs the pass compiled from them (compiled-schemas.ts,
- * regenerated with `npm run kernel:schemas`), which says what zod would without loading zod.
+ * Validation does not run these: it runs ajv's validators generated from them (schema-checks.ts,
+ * regenerated with `npm run kernel:schemas`), which say what zod would without loading zod.
  *
  * @example
  * ```ts

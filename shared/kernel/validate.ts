@@ -1,6 +1,6 @@
 import { KERNEL_HANDOFF_ADVISORIES } from "./advisories.js";
 import { type KernelCheckpoint, validateKernelCheckpoint } from "./checkpoint.js";
-import { checkKernelHandoff } from "./compiled-schemas.js";
+import { checkKernelHandoff } from "./schema-checks.js";
 import { KERNEL_CHECKPOINT_SCHEMA_ID, KERNEL_HANDOFF_SCHEMA_ID } from "./sections.js";
 import { type ValidationIssue, asRecord, validateWith } from "./issues.js";
 import { CONTEXT_RECEIPT_SCHEMA_ID, type ContextReceipt, validateContextReceipt } from "./receipt.js";

@@ -6,7 +6,7 @@ import { UNKNOWN_KEY, mustBeAtLeast, mustBeAtMost, mustBeType, mustBeValue } fro
 /**
  * The kernel schemas' zod side, apart from the validators so that validating loads no zod: the
  * integer of JSON Schema the schemas are written with, and a schema pass run by zod in the words
- * of schema-issues.ts, which the compiled passes (compiled-schemas.ts) are held to.
+ * of schema-issues.ts, which the generated passes (schema-checks.ts) are held to.
  */
 
 /** zod's messages rewritten to say what the field needs, in the words of the JSON document. */
@@ -27,9 +27,9 @@ const errorMap = (issue: z.core.$ZodRawIssue): string | undefined => {
 
 /**
  * `schema` run by zod, its issues in the words of {@link mustBeType} and friends, one issue per
- * unknown key. The compiled validators must say exactly this (test/shared/kernel/compiled-schemas.test.ts).
+ * unknown key. The generated validators must say exactly this (test/shared/kernel/schema-validators.test.ts).
  *
- * @internal Production validates with the compiled passes; this is the reference they are tested against.
+ * @internal Production validates with the generated passes; this is the reference they are tested against.
  */
 export function zodCheck<S extends z.ZodMiniType>(schema: S): SchemaCheck<z.infer<S>> {
   return (value, found) => {

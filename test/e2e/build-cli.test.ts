@@ -107,8 +107,8 @@ describe("the CLI's bundles", () => {
     expect(await loadedFiles(args)).toEqual(["commands/create.cjs", "paths/create-full.cjs"]);
   });
 
-  // Kernel documents are validated by the passes compiled from their zod schemas
-  // (shared/kernel/compiled-schemas.ts): validate of kernel's manifest loads no vendored library.
+  // Kernel documents are validated by the validators generated from their zod schemas
+  // (shared/kernel/schema-validators.ts, ajv's code): validate of kernel's manifest loads no vendored library.
   it("validate of a kernel manifest loads its bundle only: no zod, no yaml", async () => {
     const manifest = join(base, "manifest.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
