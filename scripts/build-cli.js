@@ -4,18 +4,26 @@
 // Measured against the code-split ES module build this replaced (CPU time, Node 20, this
 // machine, docs in the issue 26 closing note): list 2.29x -> 1.49x node -e 0, create 4.96x ->
 // 3.74x, validate 4.89x -> 3.71x before any change to the code itself.
-import { readdirSync, readFileSync } from "node:fs";
+//
+// Each output file is one esbuild call over one entry (see outputs()); no source maps are made or
+// referenced (the bundles keep their names, so stack traces read as the source does). The build
+// also writes dist/THIRD-PARTY-NOTICES.md from esbuild's metafile (scripts/third-party-notices.js)
+// and dist/metafile.json (what each file carries, for the tests; it does not ship).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundledPackages, thirdPartyNotices } from "./third-party-notices.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CLI_ENTRY = "client/cli/main.ts";
 const REGISTRY = "client/cli/registry.ts";
 
 /**
- * Each command's name and the module its lazy loader imports, asked of the registry itself: it is
- * bundled alone with every loader's import replaced by a module that throws its own path, then
- * each command in COMMANDS is loaded once (whatever shape the registry gives its loaders).
+ * Each command's name and the module its lazy loader imports, asked of the registry itself (the one
+ * list of commands): it is bundled alone, to a temporary file, with every loader's import replaced
+ * by a module that throws its own path; then each command in COMMANDS is loaded once, and the
+ * error says which module it asked for (whatever shape the registry gives its loaders).
  */
 async function commandModules(build) {
   const probe = {
@@ -25,8 +33,14 @@ async function commandModules(build) {
       b.onLoad({ filter: /.*/, namespace: "loader-probe" }, (args) => ({ contents: `throw new Error(${JSON.stringify(`loader-probe:${args.path}`)});`, loader: "js" }));
     },
   };
-  const { outputFiles } = await build({ ...COMMON, format: "esm", entryPoints: [REGISTRY], write: false, outdir: "dist", plugins: [probe] });
-  const { COMMANDS } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+  const dir = mkdtempSync(join(tmpdir(), "handoff-build-registry-"));
+  let COMMANDS;
+  try {
+    await build({ ...COMMON, format: "esm", entryPoints: [REGISTRY], outfile: join(dir, "registry.mjs"), plugins: [probe] });
+    ({ COMMANDS } = await import(pathToFileURL(join(dir, "registry.mjs")).href));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const modules = new Map();
   for (const command of COMMANDS) {
     const name = command.spec?.name ?? command.name;
@@ -217,55 +231,70 @@ const COMMON = {
  */
 const BUNDLE = { ...COMMON, supported: { "dynamic-import": false } };
 
+/** Options every command's bundle shares (the fast paths use the same define and banner). */
+function commandBundle(name, modules, exportsOf, plugins, entry) {
+  return {
+    ...entry,
+    plugins: [onlyCommand(name, modules), vendored(exportsOf), ...plugins],
+    // Compiling is a command's largest single cost wherever no compile cache holds it (Node 20,
+    // the first run after an install or a build, NODE_DISABLE_COMPILE_CACHE): whitespace and
+    // syntax minified, create.cjs compiles in 11.5 ms instead of 13.9 (403 KB -> 311 KB, before its
+    // rare paths left it). Names are kept: stack traces and the bundle tests read them.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    ...MODULE_URL,
+  };
+}
+
+/** The one ES module idiom in the client (install-skill finds the shipped skill from its own path): in CommonJS, the file's own URL. */
+const MODULE_URL = {
+  define: { "import.meta.url": "__handoffModuleUrl" },
+  banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
+/**
+ * Every file the build writes, each `{ outfile, ...esbuild options }` with one entry: the vendored
+ * libraries, one bundle per command (and create's full bundle), the help module and the guard.
+ */
+function outputs(modules, exportsOf) {
+  const vendor = Object.keys(VENDOR).map((file) => ({ outfile: `dist/vendor/${file}.cjs`, stdin: { contents: vendorEntry(file, exportsOf), resolveDir: root, sourcefile: `vendor-${file}.js` } }));
+  const commands = [...modules.keys()].flatMap((name) =>
+    RARE_PATHS[name]
+      ? [
+          {
+            outfile: `dist/commands/${name}.cjs`,
+            ...commandBundle(name, modules, exportsOf, [withoutRarePaths(name)], { stdin: { contents: routedEntry(name), resolveDir: root, sourcefile: `${name}-entry.js` } }),
+          },
+          { outfile: `dist/paths/${name}-full.cjs`, ...commandBundle(name, modules, exportsOf, [], { entryPoints: [CLI_ENTRY] }) },
+        ]
+      : [{ outfile: `dist/commands/${name}.cjs`, ...commandBundle(name, modules, exportsOf, [], { entryPoints: [CLI_ENTRY] }) }],
+  );
+  // The launcher's two fast paths, each one small file: help and --version from the declarations,
+  // and the guard hook, which runs on every tool call. The declarations' lazy loaders are never
+  // called on the help path: leave out every module they load, as the registry names them (a
+  // hand-kept list missed `handoff hook`'s, and help.cjs carried the whole hook command: 633 KB,
+  // --help 1.8x node -e 0 on Node 20).
+  const fast = [
+    { outfile: "dist/help.cjs", entryPoints: ["client/cli/help-main.ts"] },
+    { outfile: "dist/guard.cjs", entryPoints: ["client/hook/guard.ts"] },
+  ].map((entry) => ({ ...entry, external: [...new Set(modules.values())], ...MODULE_URL }));
+  return [...vendor, ...commands, ...fast];
+}
+
 export async function buildCli() {
   const { build, transform } = await import("esbuild");
-  const { rmSync } = await import("node:fs");
   // What earlier builds wrote (the code-split ES module CLI, the ES module fast paths) must not linger.
   for (const old of ["chunks", "commands", "paths", "vendor", "cli.js", "cli.js.map", "help.js", "guard.js"]) rmSync(`${root}/dist/${old}`, { recursive: true, force: true });
   const modules = await commandModules(build);
   const exportsOf = new Map(await Promise.all(SPECIFIERS.map(async (specifier) => [specifier, await usedExports(specifier, transform)])));
-  const entries = Object.keys(VENDOR).map((file) => vendorEntry(file, exportsOf));
-  await Promise.all([
-    ...Object.keys(VENDOR).map((file, i) => build({ ...BUNDLE, stdin: { contents: entries[i], resolveDir: root }, outfile: `dist/vendor/${file}.cjs` })),
-    ...[...modules.keys()].flatMap((name) => {
-      const bundle = (outfile, plugins, entry) =>
-        build({
-          ...BUNDLE,
-          ...entry,
-          outfile,
-          plugins: [onlyCommand(name, modules), vendored(exportsOf), ...plugins],
-          // Compiling is a command's largest single cost wherever the launcher's code cache is cold
-          // (the first run after an install or a build, NODE_DISABLE_COMPILE_CACHE): whitespace
-          // and syntax minified, create.cjs compiles in 11.5 ms instead of 13.9 (403 KB -> 311 KB,
-          // before its rare paths left it). Names are kept: stack traces and the bundle tests read them.
-          minifyWhitespace: true,
-          minifySyntax: true,
-          // The one ES module idiom in the client (install-skill finds the shipped skill from its own path).
-          define: { "import.meta.url": "__handoffModuleUrl" },
-          banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-        });
-      if (!RARE_PATHS[name]) return [bundle(`dist/commands/${name}.cjs`, [], { entryPoints: [CLI_ENTRY] })];
-      return [
-        bundle(`dist/commands/${name}.cjs`, [withoutRarePaths(name)], { stdin: { contents: routedEntry(name), resolveDir: root, sourcefile: `${name}-entry.js` } }),
-        bundle(`dist/paths/${name}-full.cjs`, [], { entryPoints: [CLI_ENTRY] }),
-      ];
-    }),
-    // The launcher's two fast paths, each one small file: help and --version from the
-    // declarations, and the guard hook, which runs on every tool call. The declarations' lazy
-    // loaders are never called on the help path: leave out every module they load, as the
-    // registry names them (a hand-kept list missed `handoff hook`'s, and help.cjs carried the
-    // whole hook command: 633 KB, --help 1.8x node -e 0 on Node 20).
-    build({
-      ...BUNDLE,
-      entryPoints: { help: "client/cli/help-main.ts", guard: "client/hook/guard.ts" },
-      outdir: "dist",
-      external: [...new Set(modules.values())],
-      outExtension: { ".js": ".cjs" },
-      // Modules these reach (platform/io.ts) use import.meta.url; in CommonJS it is the file's own URL.
-      define: { "import.meta.url": "__handoffModuleUrl" },
-      banner: { js: 'const __handoffModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    }),
-  ]);
+  const results = await Promise.all(outputs(modules, exportsOf).map((options) => build({ ...BUNDLE, sourcemap: false, metafile: true, ...options })));
+  const metafile = { inputs: {}, outputs: {} };
+  for (const result of results) {
+    Object.assign(metafile.inputs, result.metafile.inputs);
+    Object.assign(metafile.outputs, result.metafile.outputs);
+  }
+  writeFileSync(`${root}dist/metafile.json`, `${JSON.stringify(metafile)}\n`);
+  writeFileSync(`${root}dist/THIRD-PARTY-NOTICES.md`, thirdPartyNotices(bundledPackages(metafile), root));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

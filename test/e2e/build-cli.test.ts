@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../client/cli/registry.js";
 import { testNode } from "../../scripts/test-nodes.js";
+import { bundledPackages, thirdPartyNotices } from "../../scripts/third-party-notices.js";
 import { ensureBuilt, repoRoot, runProgram } from "../helpers/cli.js";
 
 // What scripts/build-cli.js promises the launcher (issue 26): one bundle per command, each
@@ -113,6 +114,49 @@ describe("the CLI's bundles", () => {
     const manifest = join(base, "manifest.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "test", "fixtures", "kernel", "example.yaml-skill-unification-2026-07-10.json")));
     expect(await loadedFiles(["validate", manifest])).toEqual(["commands/validate.cjs"]);
+  });
+});
+
+describe("what the bundles carry", () => {
+  const shipped = () =>
+    ["commands", "paths", "vendor"]
+      .flatMap((dir) => readdirSync(join(repoRoot, "dist", dir)).map((name) => join(repoRoot, "dist", dir, name)))
+      .concat(["help.cjs", "guard.cjs"].map((name) => join(repoRoot, "dist", name)));
+
+  it("make no source map and point at none", () => {
+    const pointing = shipped().filter((file) => readFileSync(file, "utf8").includes("sourceMappingURL"));
+    expect(pointing).toEqual([]);
+    expect(readdirSync(join(repoRoot, "dist"), { recursive: true }).filter((name) => String(name).endsWith(".map"))).toEqual([]);
+  });
+
+  // dist/metafile.json is esbuild's own account of every input of every file the build wrote.
+  it("have a notice, with the package's own licence, for every package inlined into them", () => {
+    const metafile = JSON.parse(readFileSync(join(repoRoot, "dist", "metafile.json"), "utf8"));
+    const packages = bundledPackages(metafile);
+    expect(packages.map((p) => p.name)).toEqual(expect.arrayContaining(["zod", "yaml", "@modelcontextprotocol/sdk", "ajv"]));
+    const notices = readFileSync(join(repoRoot, "dist", "THIRD-PARTY-NOTICES.md"), "utf8");
+    for (const { name, folder } of packages) {
+      const version = JSON.parse(readFileSync(join(repoRoot, folder, "package.json"), "utf8")).version;
+      expect(notices).toContain(`## ${name} ${version}\n`);
+      const licence = readdirSync(join(repoRoot, folder)).find((file) => /^licen[cs]e/i.test(file))!;
+      expect(notices).toContain(readFileSync(join(repoRoot, folder, licence), "utf8").trim());
+    }
+    // Every shipped file's inputs are in the metafile: a bundle built outside it would carry unnoticed code.
+    expect(Object.keys(metafile.outputs).sort()).toEqual(
+      shipped()
+        .map((file) => relative(repoRoot, file))
+        .sort(),
+    );
+  });
+
+  it("stop the build when an inlined package has no licence file", () => {
+    const tree = join(base, "no-licence");
+    mkdirSync(join(tree, "node_modules", "quiet"), { recursive: true });
+    writeFileSync(join(tree, "node_modules", "quiet", "package.json"), '{ "name": "quiet", "version": "1.0.0" }');
+    writeFileSync(join(tree, "node_modules", "quiet", "index.js"), "module.exports = 1;");
+    const metafile = { outputs: { "dist/x.cjs": { inputs: { "node_modules/quiet/index.js": {} } } } };
+    expect(bundledPackages(metafile)).toEqual([{ name: "quiet", folder: "node_modules/quiet" }]);
+    expect(() => thirdPartyNotices(bundledPackages(metafile), tree)).toThrow(/node_modules\/quiet is bundled into dist\/ but has no licence file/);
   });
 });
 
