@@ -158,6 +158,17 @@ describe("what the bundles carry", () => {
     expect(bundledPackages(metafile)).toEqual([{ name: "quiet", folder: "node_modules/quiet" }]);
     expect(() => thirdPartyNotices(bundledPackages(metafile), tree)).toThrow(/node_modules\/quiet is bundled into dist\/ but has no licence file/);
   });
+
+  it("are packed with the licence, the notices and the changelog, and the runtime packages bundled (npm pack --dry-run)", async () => {
+    const packed = await runProgram("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--offline", "--loglevel", "error"], { cwd: repoRoot, env: { HOME: join(base, "npm-home") } });
+    expect(packed.code, packed.stderr).toBe(0);
+    const [entry] = JSON.parse(packed.stdout) as { files: { path: string }[]; bundled: string[] }[];
+    const files = entry!.files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "dist/THIRD-PARTY-NOTICES.md", "CHANGELOG.md"]));
+    expect(files).not.toContain("dist/metafile.json");
+    // bundleDependencies: what npm audit and licence tools read in the installed tree.
+    expect(entry!.bundled).toEqual(expect.arrayContaining(["zod", "yaml", "@modelcontextprotocol/sdk", "ajv"]));
+  });
 });
 
 // Node 22 as scripts/test-nodes.js installs it for the installed-package tests.

@@ -46,17 +46,19 @@ afterAll(async () => {
 });
 
 describe("the packed CLI, installed from its tarball", () => {
-  it("holds only what the CLI runs: the launcher, one bundle per command (create's rare paths in one more), the vendored libraries, the help module, the skill, no dependencies", () => {
+  it("holds what the CLI runs (the launcher, one bundle per command, create's rare paths in one more, the vendored libraries, the help module, the skill), its licence and notices, and its runtime packages bundled", () => {
     const installedRoot = join(prefix, "lib", "node_modules", pkg.name);
     const top = readdirSync(installedRoot).sort();
     // docs/: what help and error messages point to ("See docs/cli.md").
-    expect(top).toEqual(["README.md", "bin", "dist", "docs", "instructions", "package.json", "plugin"]);
+    expect(top).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "bin", "dist", "docs", "instructions", "node_modules", "package.json", "plugin"]);
+    // bundleDependencies: installed from the tarball itself (offline), for npm audit and licence tools; the CLI never loads them.
+    expect(readdirSync(join(installedRoot, "node_modules"))).toEqual(expect.arrayContaining(["zod", "yaml", "@modelcontextprotocol", "ajv"]));
     expect(readdirSync(join(installedRoot, "docs"))).toEqual(expect.arrayContaining(["cli.md", "storage.md", "agents.md", "conformance.md"]));
     // The plugin folder ships its skill only: manifests and hooks are the plugin install's, not npm's.
     expect(readdirSync(join(installedRoot, "plugin"))).toEqual(["skills"]);
     expect(readdirSync(join(installedRoot, "bin"))).toEqual(["handoff.cjs"]);
     const dist = readdirSync(join(installedRoot, "dist")).sort();
-    expect(dist).toEqual(["commands", "guard.cjs", "help.cjs", "paths", "vendor"]);
+    expect(dist).toEqual(["THIRD-PARTY-NOTICES.md", "commands", "guard.cjs", "help.cjs", "paths", "vendor"]);
     // create's rare paths (--publish, --format, ...) run their own bundle (scripts/build-cli.js, RARE_PATHS).
     expect(readdirSync(join(installedRoot, "dist", "paths"))).toEqual(["create-full.cjs"]);
     expect(readdirSync(join(installedRoot, "dist", "vendor")).sort()).toEqual(["yaml.cjs", "zod-mini.cjs", "zod.cjs"]);
