@@ -9,6 +9,7 @@
 // figure is a median, so load from other work on the machine falls on every side alike. It runs
 // under this Node and under Node 22 and 24 where scripts/test-nodes.js installed them.
 // `--against DIR` adds the same rows for another built checkout (e.g. main) in the same rounds.
+// docs/startup.md gives each command's budget and the last run before and after a change.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
