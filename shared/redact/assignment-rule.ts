@@ -1,4 +1,4 @@
-import { looksSecret } from "./entropy.js";
+import { CODE_LIKE, isIdentifier, looksSecret } from "./entropy.js";
 import type { Rule, RuleContext } from "./types.js";
 
 /**
@@ -18,15 +18,6 @@ const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME = 64;
 const MAX_VALUE = 1024;
 const QUOTES = "\"'`";
-/** Unquoted values that are code, not data: calls, indexing, templates, references. */
-const CODE_LIKE = /[()[\]{}<>$%]|^(?:process|os|env|self|this|config|settings|import)\./;
-/**
- * One part of a dotted or kebab name as code spells it: lower, UPPER, or camelCase whose words
- * have two or more lower-case letters. A random mixed-case string rarely fits.
- */
-// A version suffix (`JwtBearerStrategyV2`, `oauth2`) is still an identifier.
-const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]{0,2}[a-z_$]{2,}(?:[A-Z]{1,2}[a-z_$]{2,})*[A-Z]?)[0-9]{0,3}$/;
-const isIdentifier = (value: string): boolean => value.split(/[.-]/).every((part) => IDENTIFIER_PART.test(part));
 
 /** Names that hold something about a secret, not the secret: `token_path`, `secret_name`, `private_key_id`, `token_hash`. */
 const ABOUT_A_SECRET =

@@ -105,9 +105,9 @@ const COOKIE_RULE: Rule = {
 };
 
 /**
- * Discord bot tokens: base64 of the bot's numeric id, a dot, six characters, a dot, the HMAC
- * (`client.login("M...")`). Found from each dot pair seven characters apart, so ordinary prose
- * with its many dots costs one comparison per dot.
+ * Discord bot tokens: base64 of the bot's numeric id, a dot, six or seven characters (a
+ * timestamp), a dot, the HMAC (`client.login("M...")`). Found from each dot pair seven or eight
+ * characters apart, so ordinary prose with its many dots costs two comparisons per dot.
  */
 const DISCORD_RULE: Rule = {
   ids: ["discord-bot-token"],
@@ -118,15 +118,16 @@ const DISCORD_RULE: Rule = {
     let count = 0;
     for (let dot = text.indexOf("."); dot !== -1; dot = text.indexOf(".", dot + 1)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
-      if (text[dot + 7] !== ".") continue;
+      const second = text[dot + 7] === "." ? dot + 7 : text[dot + 8] === "." ? dot + 8 : -1;
+      if (second < 0) continue;
       let start = dot;
       while (start > 0 && dot - start < 28 && body.test(text[start - 1]!)) start--;
       if (dot - start < 23 || body.test(text[start - 1] ?? "") || !/[MNO]/.test(text[start]!)) continue;
-      const middle = text.slice(dot + 1, dot + 7);
-      if (!/^[A-Za-z0-9_-]{6}$/.test(middle)) continue;
-      let end = dot + 8;
-      while (end < text.length && end - dot - 8 < 40 && body.test(text[end]!)) end++;
-      if (end - dot - 8 < 27 || body.test(text[end] ?? "")) continue;
+      const middle = text.slice(dot + 1, second);
+      if (!/^[A-Za-z0-9_-]{6,7}$/.test(middle)) continue;
+      let end = second + 1;
+      while (end < text.length && end - second - 1 < 40 && body.test(text[end]!)) end++;
+      if (end - second - 1 < 27 || body.test(text[end] ?? "")) continue;
       const token = text.slice(start, end);
       // The first part is the id in base64: it decodes to digits only.
       if (!/^\d{17,20}$/.test(decodeBase64Url(text.slice(start, dot)))) continue;
@@ -160,8 +161,13 @@ export const CREDENTIAL_FILE_RULES: readonly Rule[] = [
   }),
   regexRule({
     ids: ["age-secret-key"],
-    prefixes: ["AGE-SECRET-KEY-1"],
-    // age's Bech32 secret keys: the fixed human-readable part, then 58 Bech32 characters.
-    pattern: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/dg,
+    prefixes: ["age-secret-key-", "age-plugin-"],
+    caseInsensitive: true,
+    // age identities in Bech32: the human-readable part, `1`, then the data in Bech32's alphabet,
+    // all upper or all lower case (Bech32 refuses mixed case). X25519 and post-quantum (`-PQ-`)
+    // keys hold 32 bytes (58 characters); a plugin identity (`AGE-PLUGIN-PQ-1…`) carries what its
+    // plugin needs, often the key itself.
+    pattern:
+      /(?<![A-Za-z0-9_-])(?:AGE-SECRET-KEY-(?:PQ-)?1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}|age-secret-key-(?:pq-)?1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}|AGE-PLUGIN-[A-Z0-9]{1,32}(?:-[A-Z0-9]{1,32}){0,3}-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{20,1000})(?![A-Za-z0-9])/dg,
   }),
 ];

@@ -23,7 +23,31 @@ export function shannonEntropy(value: string): number {
   return bits;
 }
 
-const PLACEHOLDER_WORDS = /changeme|change_me|example|placeholder|your[_-]?|redacted|dummy|sample|secret_here|xxxx|\*\*\*|\.\.\.|<[A-Za-z0-9_. -]{1,40}>|\$\{|\{\{|%[A-Za-z_]/i;
+/** Unquoted values that are code, not data: calls, indexing, templates, references. */
+export const CODE_LIKE = /[()[\]{}<>$%]|^(?:process|os|env|self|this|config|settings|import)\./;
+
+/**
+ * One part of a dotted or kebab name as code spells it: lower, UPPER, or camelCase whose words
+ * have two or more lower-case letters. A random mixed-case string rarely fits.
+ */
+// A version suffix (`JwtBearerStrategyV2`, `oauth2`) is still an identifier.
+const IDENTIFIER_PART = /^(?:[a-z_$]+|[A-Z_]+|[A-Z]{0,2}[a-z_$]{2,}(?:[A-Z]{1,2}[a-z_$]{2,})*[A-Z]?)[0-9]{0,3}$/;
+
+/**
+ * Whether an unquoted value reads as a name in code (`getToken`, `PasswordSchema`,
+ * `prod-db-credentials`, `JwtBearerStrategyV2`) rather than data.
+ *
+ * @example
+ * ```ts
+ * isIdentifier("PasswordSchema") // true
+ * isIdentifier("x8Kq2mVb9TzL") // false
+ * ```
+ */
+export function isIdentifier(value: string): boolean {
+  return value.split(/[.-]/).every((part) => IDENTIFIER_PART.test(part));
+}
+
+const PLACEHOLDER_WORDS = /changeme|change_me|example|placeholder|your[_-]?|redacted|dummy|sample|secret_here|xxxx|\*\*\*|\.\.\.|<[A-Za-z0-9_. -]{1,40}>|\$\{|\{\{|%[A-Za-z_][A-Za-z0-9_]{0,63}%/i;
 const REFERENCE = /^\$[A-Za-z_][A-Za-z0-9_]*$|^%[A-Za-z_][A-Za-z0-9_]*%$/;
 const SAME_CHAR = /^(.)\1*$/s;
 

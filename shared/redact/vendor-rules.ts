@@ -49,7 +49,6 @@ export const VENDORS: readonly Vendor[] = [
   { id: "hashicorp-vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: "hv[sbr]\\.(?<body>[A-Za-z0-9_-]{24,200})" },
   { id: "sentry-token", prefixes: ["sntrys_", "sntryu_"], body: "(?:sntrys_(?<body>eyJ[A-Za-z0-9+/=_-]{40,400})|sntryu_[a-f0-9]{64})" },
   { id: "stripe-webhook-secret", prefixes: ["whsec_"], body: "whsec_(?<body>[A-Za-z0-9+/]{32,64})" },
-  { id: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}" },
   { id: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: "(?:sq0atp-(?<body>[A-Za-z0-9_-]{22})|sq0csp-[A-Za-z0-9_-]{43}|EAAA[A-Za-z0-9_-]{60})" },
   { id: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: "shippo_(?:live|test)_(?<body>[a-fA-F0-9]{40})" },
   { id: "dynatrace-token", prefixes: ["dt0c01."], body: "dt0c01\\.(?<body>[A-Z0-9]{24}\\.[A-Z0-9]{64})" },
