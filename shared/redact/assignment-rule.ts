@@ -75,6 +75,15 @@ function readValue(text: string, at: number): { start: number; end: number; quot
 
 export const ASSIGNMENT_RULE: Rule = {
   ids: ["secret-assignment", "aws-secret-access-key", "azure-storage-key"],
+  docs: {
+    "secret-assignment": {
+      what: 'the value of `KEY=`, `key: `, `"key": `, `export KEY=`, `key := `, `--key value` when the name says password, secret, token, api key, access key, private key, auth or credential (see below)',
+      shape: "`NAME=…`",
+      stays: "the name",
+    },
+    "aws-secret-access-key": { what: "a 40-character value assigned to `aws_secret_access_key`, `SecretAccessKey`, …", shape: "`NAME=` + 40 base64", stays: "the name" },
+    "azure-storage-key": { what: "a long base64 value of an `…ACCOUNT_KEY` / `…STORAGE_KEY` name", shape: "`NAME=` + base64", stays: "the name" },
+  },
   prefixes: ["pass", "secret", "token", "key", "auth", "credential"],
   caseInsensitive: true,
   find(ctx: RuleContext) {

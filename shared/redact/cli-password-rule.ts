@@ -153,6 +153,13 @@ function isPasswordValue(value: string): boolean {
 
 export const CLI_PASSWORD_RULE: Rule = {
   ids: ["cli-password"],
+  docs: {
+    "cli-password": {
+      what: "a password on a command line, for the commands whose flag means one: `mysql -p…`, `sshpass -p`, `redis-cli -a`, `mongosh -p`, `sqlcmd -P`, `ldapsearch -w`, `zip -P`, `7z -p…`, `docker login -p`, `curl -u user:…`, `wget --password=`, `smbclient -U user%…`, `openssl -passin pass:…`, …",
+      shape: "`COMMAND … FLAG …`",
+      stays: "the command, the flag, the user",
+    },
+  },
   prefixes: Object.keys(COMMANDS),
   find(ctx: RuleContext) {
     const { text } = ctx;

@@ -44,6 +44,14 @@ const WIDE_USERINFO = /[^\s:\/?#@"'<>]{1,256}:(?<secret>[^\s"'<>@]{1,256})@(?=[A
  */
 const URL_PASSWORD_RULE: Rule = {
   ids: ["url-password", "database-url-password"],
+  docs: {
+    "url-password": { what: "the password in a URL", shape: "`scheme://user:…@host`", stays: "scheme, user, host, path" },
+    "database-url-password": {
+      what: "the same for database URLs: postgres, mysql, mariadb, mongodb(+srv), redis(s), amqp(s), mssql, …",
+      shape: "`postgres://user:…@host/db`",
+      stays: "scheme, user, host, path",
+    },
+  },
   prefixes: ["://"],
   find(ctx) {
     const { text } = ctx;
@@ -95,12 +103,14 @@ function decodesToUserPass(value: string): boolean {
 export const FIELD_RULES: readonly Rule[] = [
   regexRule({
     ids: ["handoff-share-key"],
+    docs: { "handoff-share-key": { what: "the key in the fragment of our share links", shape: "`http(s)://HOST/h/ID#…`", stays: "the URL and the id" } },
     prefixes: ["/h/"],
     // Our share links carry the decryption key in the fragment: the id may stay, the key may not.
     pattern: /https?:\/\/[^\s\/?#"'<>]{1,253}\/h\/[A-Za-z0-9_-]{4,64}#(?<secret>[A-Za-z0-9_-]{16,256})/dg,
   }),
   regexRule({
     ids: ["gcp-service-account-key"],
+    docs: { "gcp-service-account-key": { what: "the private key of a service-account JSON file", shape: '`"private_key": "…"`', stays: "the field name" } },
     prefixes: ['"private_key"'],
     // The JSON string value; alternatives start with different characters, so no backtracking blow-up.
     pattern: /"private_key"[ \t]{0,8}:[ \t]{0,8}"(?<secret>(?:[^"\\\r\n]|\\.){1,16384})"/dg,
@@ -112,6 +122,10 @@ export const FIELD_RULES: readonly Rule[] = [
 export const CONTEXT_RULES: readonly Rule[] = [
   regexRule({
     ids: ["azure-storage-key", "azure-shared-access-key"],
+    docs: {
+      "azure-storage-key": { what: "`AccountKey=…` in an Azure connection string", shape: "`AccountKey=` + base64", stays: "the rest of the string" },
+      "azure-shared-access-key": { what: "`SharedAccessKey=…` (Service Bus, Event Hubs)", shape: "`SharedAccessKey=` + base64", stays: "the rest of the string" },
+    },
     prefixes: ["accountkey=", "sharedaccesskey="],
     caseInsensitive: true,
     pattern: /(?<![A-Za-z0-9])(?<name>AccountKey|SharedAccessKey)[ \t]{0,4}=[ \t]{0,4}(?<secret>[A-Za-z0-9+\/]{20,200}={0,2})/dgi,
@@ -125,6 +139,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   URL_PASSWORD_RULE,
   regexRule({
     ids: ["connection-string-password"],
+    docs: { "connection-string-password": { what: "`Password=…` / `Pwd=…` in a `;`-separated connection string", shape: "`Server=…;Password=…;`", stays: "the other keys" } },
     prefixes: ["password", "pwd"],
     caseInsensitive: true,
     // Key=value connection strings (ADO.NET, ODBC, JDBC properties): `Server=...;Password=...;`.
@@ -140,6 +155,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   }),
   regexRule({
     ids: ["bearer-token"],
+    docs: { "bearer-token": { what: "a random-looking token after `Bearer `", shape: "`Bearer` + 16 or more", stays: "`Authorization: Bearer`" } },
     prefixes: ["bearer"],
     caseInsensitive: true,
     pattern: /(?<![A-Za-z0-9_])bearer[ \t]{1,4}(?<secret>[A-Za-z0-9._~+\/-]{16,4096}={0,2})/dgi,
@@ -147,6 +163,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   }),
   regexRule({
     ids: ["basic-auth"],
+    docs: { "basic-auth": { what: "the base64 `user:password` after `Authorization: Basic`", shape: "`Authorization: Basic` + base64", stays: "the header name" } },
     prefixes: ["basic"],
     caseInsensitive: true,
     pattern: /authorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?basic[ \t]{1,4}(?<secret>[A-Za-z0-9+\/]{8,4096}={0,2})/dgi,

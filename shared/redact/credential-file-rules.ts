@@ -12,6 +12,7 @@ import type { Rule } from "./types.js";
 /** `.netrc`: `machine HOST [login U] [account A] [port P] password SECRET`, on one line or several. */
 const NETRC_RULE = regexRule({
   ids: ["netrc-password"],
+  docs: { "netrc-password": { what: "a `.netrc` password, on one line or several", shape: "`machine HOST login USER password …`", stays: "machine, login, account" } },
   prefixes: ["machine", "default"],
   // Each field is a keyword and one non-blank word, so no two repetitions can take the same text.
   pattern:
@@ -35,6 +36,7 @@ const PGPASS_TAIL = /(?:[^:\s]|\\:){1,63}:(?:[^:\s]|\\:){1,63}:(?<secret>[^\s:"'
 const HOST_CHAR = /[A-Za-z0-9.*_\[\]-]/;
 const PGPASS_RULE: Rule = {
   ids: ["pgpass-password"],
+  docs: { "pgpass-password": { what: "a `.pgpass` password", shape: "`host:port:database:user:…`", stays: "the other fields" } },
   prefixes: [":"],
   find(ctx) {
     const { text } = ctx;
@@ -71,6 +73,13 @@ const COOKIE_ATTRIBUTES = /^(?:path|domain|expires|max-age|samesite|secure|httpo
  */
 const COOKIE_RULE: Rule = {
   ids: ["cookie-value"],
+  docs: {
+    "cookie-value": {
+      what: "values in `Cookie:` and `Set-Cookie:` headers whose name says session or credential, or whose value looks random",
+      shape: "a `Cookie` or `Set-Cookie` header's `name=value` pairs",
+      stays: "the names, other cookies, the attributes",
+    },
+  },
   prefixes: ["cookie"],
   caseInsensitive: true,
   find(ctx) {
@@ -111,6 +120,9 @@ const COOKIE_RULE: Rule = {
  */
 const DISCORD_RULE: Rule = {
   ids: ["discord-bot-token"],
+  docs: {
+    "discord-bot-token": { what: "Discord bot token", shape: "base64 of the bot's numeric id (starting `M`, `N` or `O`) + `.` + 6 or 7 + `.` + 27 to 40" },
+  },
   prefixes: ["."],
   find(ctx) {
     const { text } = ctx;
@@ -154,6 +166,7 @@ export const CREDENTIAL_FILE_RULES: readonly Rule[] = [
   DISCORD_RULE,
   regexRule({
     ids: ["google-refresh-token"],
+    docs: { "google-refresh-token": { what: "Google OAuth refresh token", shape: "`1//0` + 30 or more" } },
     prefixes: ["1//0"],
     // Google OAuth refresh tokens: `1//0` then base64url, in prose as often as in JSON.
     pattern: /(?<![A-Za-z0-9_\/:-])(?<secret>1\/\/0[A-Za-z0-9_-]{30,512})(?![A-Za-z0-9_-])/dg,
@@ -161,6 +174,12 @@ export const CREDENTIAL_FILE_RULES: readonly Rule[] = [
   }),
   regexRule({
     ids: ["age-secret-key"],
+    docs: {
+      "age-secret-key": {
+        what: "age identities: X25519 and post-quantum secret keys, plugin identities",
+        shape: "`AGE-SECRET-KEY-1` or `AGE-SECRET-KEY-PQ-1` + 58 Bech32 characters (upper or lower case); `AGE-PLUGIN-NAME-1` + Bech32",
+      },
+    },
     prefixes: ["age-secret-key-", "age-plugin-"],
     caseInsensitive: true,
     // age identities in Bech32: the human-readable part, `1`, then the data in Bech32's alphabet,

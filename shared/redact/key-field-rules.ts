@@ -18,6 +18,13 @@ const PARAMETER_SCHEMES = new Set(["digest", "oauth", "aws4-hmac-sha256", "hoba"
  */
 const AUTHORIZATION_HEADER: Rule = {
   ids: ["authorization-header"],
+  docs: {
+    "authorization-header": {
+      what: "`Authorization:` / `Proxy-Authorization:` with any scheme but Bearer and Basic: `Token`, `SSWS`, `Bot`, `ApiKey`, `SharedKey`, … (the credential word) and parameter schemes `Digest`, `OAuth`, `AWS4-HMAC-SHA256`, `NTLM`, `Negotiate`, … (the whole parameter list); a value with no scheme when it looks random",
+      shape: "`Authorization: SCHEME …`",
+      stays: "the header name and the scheme",
+    },
+  },
   prefixes: ["authorization"],
   caseInsensitive: true,
   find(ctx: RuleContext) {
@@ -60,6 +67,13 @@ const AUTHORIZATION_HEADER: Rule = {
 /** Key fields of `Name=value;` connection strings (Azure, ADO.NET, ODBC) other than passwords. */
 const CONNECTION_STRING_KEY = regexRule({
   ids: ["connection-string-key"],
+  docs: {
+    "connection-string-key": {
+      what: "key fields of a connection string after another field: `AccessKey=`, `SharedAccessSignature=`, `ApiKey=`, `ClientSecret=`, `AuthToken=`, `Secret=`, `Token=`, `PrimaryKey=`, `MasterKey=`, …",
+      shape: "`…;AccessKey=…`",
+      stays: "the other fields",
+    },
+  },
   prefixes: ["accesskey", "authkey", "apikey", "api_key", "secret", "token", "sharedaccesssignature", "primarykey", "masterkey"],
   caseInsensitive: true,
   pattern:
@@ -79,6 +93,7 @@ const CONNECTION_STRING_KEY = regexRule({
 /** `host:6380,password=...,ssl=True` (StackExchange.Redis and other comma-separated strings). */
 const COMMA_PASSWORD = regexRule({
   ids: ["connection-string-password"],
+  docs: { "connection-string-password": { what: "a password field in a comma-separated string (StackExchange.Redis)", shape: "`host:port,password=…`", stays: "the other fields" } },
   prefixes: [",password=", ",pwd="],
   caseInsensitive: true,
   pattern: /,[ \t]{0,2}(?:password|pwd)[ \t]{0,2}=[ \t]{0,2}(?<secret>[^,;"'\s]{1,256})/dgi,
@@ -93,6 +108,13 @@ const PASSWORD_PARAMS = new Set(["password", "passwd", "pwd", "pass"]);
 /** Secrets in a URL's query: `?password=`, `&access_token=`, Azure SAS `&sig=`, S3 `X-Amz-Signature=`. */
 const URL_QUERY_SECRET = regexRule({
   ids: ["url-query-secret"],
+  docs: {
+    "url-query-secret": {
+      what: "a URL query's `password=`, `pwd=`, `secret=`, `client_secret=`, `access_token=`, `refresh_token=`, `token=`, `api_key=`, `sig=` (Azure SAS), `X-Amz-Signature=`, `X-Goog-Signature=`, …",
+      shape: "`?name=…` or `&name=…`",
+      stays: "the URL and the other parameters",
+    },
+  },
   prefixes: ["pass", "pwd", "secret", "token", "key", "sig"],
   caseInsensitive: true,
   pattern:
@@ -130,6 +152,12 @@ const MAX_RUN = 64 * 1024;
  */
 const BASE64_PRIVATE_KEY: Rule = {
   ids: ["base64-private-key"],
+  docs: {
+    "base64-private-key": {
+      what: "a base64 run that decodes to a PEM private key (a kubeconfig's `client-key-data`, a Kubernetes Secret's `tls.key`) or to a service-account key file; a base64 certificate stays",
+      shape: "base64 of `-----BEGIN … PRIVATE KEY-----` or of a service-account JSON file",
+    },
+  },
   prefixes: BASE64_HEADS,
   find(ctx: RuleContext) {
     const { text } = ctx;

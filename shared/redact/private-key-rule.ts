@@ -38,6 +38,12 @@ function endOfBody(text: string, from: number): number {
 
 export const PRIVATE_KEY_RULE: Rule = {
   ids: ["private-key"],
+  docs: {
+    "private-key": {
+      what: "PEM, OpenSSH and PGP private key blocks, BEGIN through END; a block without END up to the end of its base64 body",
+      shape: "`-----BEGIN … PRIVATE KEY-----` …",
+    },
+  },
   prefixes: ["PRIVATE KEY"],
   find(ctx: RuleContext) {
     const { text } = ctx;

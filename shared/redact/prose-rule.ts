@@ -204,6 +204,13 @@ function qualifiesKey(text: string, at: number): boolean {
 
 export const PROSE_RULE: Rule = {
   ids: ["prose-secret"],
+  docs: {
+    "prose-secret": {
+      what: "a secret told in a sentence: a password, passphrase, token, secret or API key followed by `is`, `was`, `is set to`, `:`, … and a value that looks like one (see below)",
+      shape: "`the password is …`, `my API key is …`, `Password: …`",
+      stays: "the sentence",
+    },
+  },
   prefixes: ["pass", "secret", "token", "key"],
   caseInsensitive: true,
   find(ctx: RuleContext) {

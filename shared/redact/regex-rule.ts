@@ -1,10 +1,11 @@
-import type { Rule, RuleContext } from "./types.js";
+import type { Rule, RuleContext, RuleDoc } from "./types.js";
 
 /** What a match turns into: a region and its rule id, or nothing for a rejected candidate. */
 export type Classify = (match: RegExpExecArray) => { start: number; end: number; rule: string } | undefined;
 
 export interface RegexRuleSpec {
   ids: readonly string[];
+  docs: Readonly<Record<string, RuleDoc>>;
   prefixes: readonly string[];
   caseInsensitive?: boolean;
   /**
@@ -30,6 +31,7 @@ export function regexRule(spec: RegexRuleSpec): Rule {
   const classify: Classify = spec.classify ?? ((match) => ({ ...secretRange(match), rule }));
   return {
     ids: spec.ids,
+    docs: spec.docs,
     prefixes: spec.prefixes,
     caseInsensitive: spec.caseInsensitive ?? false,
     find(ctx: RuleContext) {

@@ -52,12 +52,25 @@ export interface RuleContext {
 }
 
 /**
+ * What docs/redaction.md's table says of one rule id (scripts/docs-tables.js writes it): what the
+ * rule finds, the shape of it in words (never a string that looks like a live secret) and, when
+ * only part is redacted, what stays.
+ */
+export interface RuleDoc {
+  what: string;
+  shape: string;
+  stays?: string;
+}
+
+/**
  * A detector. Each one is written to run in linear time on any input: literal prefixes, bounded
  * repetitions, and no two quantifiers that can both consume the same characters.
  */
 export interface Rule {
   /** The ids this rule can report, for docs and tests; the first is its name. */
   readonly ids: readonly string[];
+  /** One entry per id, for the generated rule table in docs/redaction.md. */
+  readonly docs: Readonly<Record<string, RuleDoc>>;
   /** Literals of which at least one must occur for the rule to run (a cheap prefilter). */
   readonly prefixes: readonly string[];
   /** Whether `prefixes` are matched case-insensitively. */

@@ -9,6 +9,7 @@ import { expectConsistent } from "./consistency.js";
 /** A rule that claims fixed regions, to drive the merge. */
 const fixedRule = (id: string, regions: [number, number][]): Rule => ({
   ids: [id],
+  docs: {},
   prefixes: [""],
   find: (ctx) => regions.forEach(([start, end]) => ctx.emit(start, end, id)),
 });
@@ -120,6 +121,7 @@ describe("the deadline", () => {
     let clock = 0;
     const slow: Rule = {
       ids: ["slow"],
+      docs: {},
       prefixes: [""],
       find: (ctx) => {
         for (let i = 0; i < 100; i++) {
