@@ -65,6 +65,8 @@ export const ERROR_REASONS = [
   "redaction_failed",
   /** Secret scanning found something (used by `handoff scan`). */
   "secrets_found",
+  /** Content the secret scan cannot read (an archive, binary data), refused unless the sender allows it. */
+  "unscannable",
   /** A bug: an invariant did not hold. */
   "internal",
 ] as const;
@@ -128,6 +130,7 @@ export function exitCodeFor(reason: ErrorReason): ExitCode {
     case "insufficient":
     case "diverged":
     case "secrets_found":
+    case "unscannable":
       return EXIT.domain;
     case "unreadable":
     case "too_large":
@@ -176,6 +179,7 @@ export function httpStatusFor(reason: ErrorReason): number {
     case "insufficient":
     case "diverged":
     case "secrets_found":
+    case "unscannable":
     case "decrypt_failed":
       return 422;
     case "rate_limited":

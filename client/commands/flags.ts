@@ -13,7 +13,15 @@ export const PUBLISH_FLAGS = {
 export const WITH_CHANGES = {
   type: "boolean",
   description:
-    "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first, a file with one is left out and named. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
+    "Also capture the uncommitted work (tracked changes against HEAD, binary-safe, and untracked files that are not ignored; at most 200 files, 256 KiB a file, 512 KiB in all): scanned for secrets first (as it decodes), a file with one is left out and named, and archives or binary data the scan cannot read are refused unless --allow-unscanned. Kept beside the handoff (0600) and, published, sealed in the same envelope. Applied only on request: handoff resume SOURCE --apply-changes.",
+} as const;
+
+/** With --with-changes: what the secret scan cannot read is refused unless the sender says so. */
+export const ALLOW_UNSCANNED = {
+  type: "boolean",
+  requires: ["with-changes"],
+  description:
+    "With --with-changes: also send files the secret scan cannot read (zip, tar, 7z and other archives, images, other binary data), which are otherwise refused and named (exit 1, nothing written). Their plain text is still scanned; check them yourself first.",
 } as const;
 
 export const NO_REDACT = { type: "boolean", description: "Do not replace secrets by [REDACTED:<rule>] (prints a warning)." } as const;

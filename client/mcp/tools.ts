@@ -46,7 +46,7 @@ const WITH_CHANGES = z
   .boolean()
   .optional()
   .describe(
-    "Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named. The receiver applies it only when asked (resume --apply-changes).",
+    "Also carry the uncommitted work (tracked changes and untracked files; at most 200 files, 256 KiB a file, 512 KiB in all), secret-scanned first: a file with a secret is left out and named; archives and binary files the scan cannot read are refused (nothing is written). The receiver applies it only when asked (resume --apply-changes).",
   );
 
 const publishOptions = {

@@ -6,7 +6,8 @@ import { git } from "../client/git-repo.js";
 import { type Host, commitFiles, json, listFilesDeep, hostPairs, shellWords } from "./hosts.js";
 
 // Uncommitted work that travels: host A publishes --with-changes (a modified tracked file, a new
-// untracked file, a binary file, a file holding a secret); host B applies it on request.
+// untracked file, a binary file, a file holding a secret); host B applies it on request. The binary
+// file is random bytes the secret scan cannot read, so A sends it with --allow-unscanned.
 
 const githubToken = "ghp_" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5";
 const BODY = "# Retry path\n\n## Objective\nMake the uploader retry on 503.\n\n## Next steps\n- write the backoff test\n";
@@ -50,7 +51,7 @@ function tree(repo: string): Record<string, string> {
 }
 
 async function publishWithChanges(a: Host): Promise<{ url: string; changes: NonNullable<Resumed["changes"]>; warnings: string[] }> {
-  const run = await a.run(["create", "--title", "Retry path", "--publish", "--with-changes", "--max-views", "5", "--json"], { input: BODY });
+  const run = await a.run(["create", "--title", "Retry path", "--publish", "--with-changes", "--allow-unscanned", "--max-views", "5", "--json"], { input: BODY });
   expect(run.code, run.stderr).toBe(0);
   return json(run);
 }
@@ -66,7 +67,7 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
     expect(published.changes.left_out).toEqual([{ path: "deploy.env", reason: expect.stringMatching(/^holds a secret \(github-token\)/) }]);
     expect(published.warnings.join("\n")).toContain("--with-changes left deploy.env out");
     // The local bundle beside the handoff: private, and named in the handoff's frontmatter.
-    const local = json<{ changes: { path: string }; path: string }>(await a.run(["create", "--title", "Local copy", "--with-changes", "--json"], { input: BODY }));
+    const local = json<{ changes: { path: string }; path: string }>(await a.run(["create", "--title", "Local copy", "--with-changes", "--allow-unscanned", "--json"], { input: BODY }));
     expect(statSync(local.changes.path).mode & 0o777).toBe(0o600);
     expect(readFileSync(local.path, "utf8")).toContain(`changes: "${local.changes.path.split("/").pop()}"`);
     expect(readFileSync(local.changes.path).includes(Buffer.from(githubToken))).toBe(false);
@@ -92,7 +93,7 @@ describe("publish --with-changes on host A, --apply-changes on host B", () => {
   it("a passphrase link (envelope v2) carries the bundle too: B gives URL and passphrase on stdin and applies it", async () => {
     const { a, b } = pair();
     dirtyA(a);
-    const local = json<{ path: string; changes: { path: string } }>(await a.run(["create", "--title", "Retry path", "--with-changes", "--json"], { input: BODY }));
+    const local = json<{ path: string; changes: { path: string } }>(await a.run(["create", "--title", "Retry path", "--with-changes", "--allow-unscanned", "--json"], { input: BODY }));
     const passphrase = "correct horse battery";
     const run = await a.run(["publish", local.path, "--with-changes", "--passphrase", "--max-views", "5", "--json"], { input: passphrase });
     expect(run.code, run.stderr).toBe(0);
@@ -165,7 +166,7 @@ describe("the receiver follows the printed fix, and the whole flow spends one vi
     commitFiles(a.repo, { "retry.ts": "export const tries = 5;\n" }, "a: more tries");
     git(a.repo, "push", "-q", "origin", branch ?? "main");
     dirtyA(a);
-    const run = await a.run(["create", "--title", "Retry path", "--publish", "--with-changes", "--max-views", "2", "--json"], { input: BODY });
+    const run = await a.run(["create", "--title", "Retry path", "--publish", "--with-changes", "--allow-unscanned", "--max-views", "2", "--json"], { input: BODY });
     expect(run.code, run.stderr).toBe(0);
     const { url } = json<{ url: string }>(run);
     prepare(a, b);

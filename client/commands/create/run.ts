@@ -79,6 +79,7 @@ export const command = implement<typeof createSpec>()({
               keywords,
               focus,
               withChanges: flags["with-changes"] === true,
+              allowUnscanned: flags["allow-unscanned"] === true,
               // Loaded only then, like the guard's check of --body-file above.
               ...(flags["with-changes"] ? { excluded: (await import("../capture-policy.js")).captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }) } : {}),
               ...common,

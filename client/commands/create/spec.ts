@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { NO_REDACT, PUBLISH_FLAGS, WITH_CHANGES } from "../flags.js";
+import { ALLOW_UNSCANNED, NO_REDACT, PUBLISH_FLAGS, WITH_CHANGES } from "../flags.js";
 
 /** On create, the link options only mean something with --publish. */
 const PUBLISHING_FLAGS = {
@@ -52,9 +52,15 @@ a thin one (no current state, a one-word objective) is written with the warning 
     ...PUBLISHING_FLAGS,
     local: { type: "boolean", description: "Never contact a server (the default without --publish)." },
     "with-changes": WITH_CHANGES,
+    "allow-unscanned": ALLOW_UNSCANNED,
     "no-redact": NO_REDACT,
   },
-  exits: { 0: "written (and published)", 1: "empty, invalid or insufficient body (nothing written)", 2: "usage", 3: "unreadable body or transcript, unsafe store, failed write or publish" },
+  exits: {
+    0: "written (and published)",
+    1: "empty, invalid or insufficient body, or changes the secret scan cannot read (nothing written)",
+    2: "usage",
+    3: "unreadable body or transcript, unsafe store, failed write or publish",
+  },
   notes: `Default destination: /tmp/compound-engineering-$UID/ce-handoff/<repo-namespace>/<slug>.md
 (HANDOFF_ROOT overrides the root). Git state is recorded read-only; nothing is committed or stashed.`,
 });

@@ -21,6 +21,7 @@ export const command = implement<typeof publishSpec>()({
       ...readPublishFlags(flags),
       redact: !flags["no-redact"],
       withChanges: flags["with-changes"] === true,
+      allowUnscanned: flags["allow-unscanned"] === true,
       excluded: captureExclusion({ cwd: ctx.cwd, home: ctx.env.HOME }),
       cwd: ctx.cwd,
       ...(passphrase === undefined ? {} : { passphrase }),

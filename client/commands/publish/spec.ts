@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { PUBLISH_FLAGS, SERVER_ENV, WITH_CHANGES } from "../flags.js";
+import { ALLOW_UNSCANNED, PUBLISH_FLAGS, SERVER_ENV, WITH_CHANGES } from "../flags.js";
 
 export const publishSpec = defineCommand({
   name: "publish",
@@ -16,6 +16,7 @@ never changed or deleted, whatever happens.`,
       ...WITH_CHANGES,
       description: "Send the uncommitted work with it: the bundle create --with-changes wrote beside FILE, else captured now from this checkout (the caps and secret scan of create --with-changes).",
     },
+    "allow-unscanned": ALLOW_UNSCANNED,
     "no-redact": { type: "boolean", description: "Send the text without scanning it for secrets (prints a warning)." },
     passphrase: {
       type: "boolean",
@@ -25,7 +26,7 @@ never changed or deleted, whatever happens.`,
   },
   exits: {
     0: "published",
-    1: "empty passphrase, or the two typed differ",
+    1: "empty passphrase, or the two typed differ, or changes the secret scan cannot read",
     2: "usage, an out-of-range option, or a passphrase too weak to keep",
     3: "not configured, server unreachable, slow, 5xx, 413, refused",
   },

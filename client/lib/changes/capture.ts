@@ -4,23 +4,32 @@ import { CHANGES_LIMITS, type ChangesBundle, concatBytes, splitPatch } from "../
 import type { BundleMode as Mode } from "../../../shared/changes/path.js";
 import { parsePatch } from "../../../shared/changes/patch.js";
 import { HandoffError } from "../../../shared/errors.js";
-import { scanText } from "../../../shared/redact/index.js";
 import type { Env } from "../../platform/env.js";
 import { runGit } from "../../platform/git.js";
 import { readRegularFile } from "../../platform/read-file.js";
+import { judgeChangedFile, judgeNewFile, shownPath, unscannableError } from "./scan-changes.js";
+
+export interface CaptureOptions {
+  /** --allow-unscanned: send files the secret scan cannot read (archives, binary data) instead of refusing. */
+  allowUnscanned?: boolean;
+}
+
+/** A bundle, and the files in it the scan could not read (sent because the sender allowed them). */
+export type CapturedChanges = ChangesBundle & { unscanned: { path: string; what: string }[] };
 
 /**
  * Captures a checkout's uncommitted work as a changes bundle, read-only: the tracked changes
  * against HEAD as one binary-safe patch with full blob ids, and the untracked, not-ignored files
- * whole. Every part is scanned for secrets before anything is kept: a file with a secret is left
- * out and named, never sent. Over a cap (shared/changes/bundle.ts CHANGES_LIMITS) capture stops
+ * whole. Every part is scanned for secrets, as it decodes, before anything is kept: a file with a
+ * secret is left out and named, never sent; one the scan cannot read is refused unless
+ * `options.allowUnscanned`. Over a cap (shared/changes/bundle.ts CHANGES_LIMITS) capture stops
  * with an error that says which and what to do, and nothing is written.
  *
  * `excluded` is asked about every path before it is read (an absolute path in, why it may not
  * travel out): under a sealed manifest the front end passes the guard's decision, so a forbidden
  * file is left out and named, never read or sent.
  */
-export async function captureChanges(toplevel: string, env: Env, excluded?: (path: string) => string | undefined): Promise<ChangesBundle> {
+export async function captureChanges(toplevel: string, env: Env, excluded?: (path: string) => string | undefined, options: CaptureOptions = {}): Promise<CapturedChanges> {
   const git = async (args: string[]) => {
     const run = await runGit(args, { cwd: toplevel, env, maxBytes: 64 * 1024 * 1024 });
     if (run.failure !== undefined)
@@ -56,6 +65,15 @@ export async function captureChanges(toplevel: string, env: Env, excluded?: (pat
 
   const left_out: ChangesBundle["manifest"]["left_out"] = [...refused].map(([path, reason]) => ({ path, reason }));
   const kept: { path: string; part: Uint8Array; binary: boolean; from_mode: Mode | null; to_mode: Mode | null }[] = [];
+  // The secret scan's verdicts (scan-changes.ts): a secret leaves a file out; what it cannot read
+  // is refused after every file was looked at, unless the sender allowed it.
+  const unscannable: { path: string; what: string }[] = [];
+  const unscanned: { path: string; what: string }[] = [];
+  const judged = (path: string, verdict: Awaited<ReturnType<typeof judgeNewFile>>): boolean => {
+    if (verdict.secret) left_out.push({ path, reason: verdict.secret });
+    else if (verdict.unscannable) (options.allowUnscanned ? unscanned : unscannable).push({ path, what: verdict.unscannable });
+    return verdict.secret === undefined && (verdict.unscannable === undefined || options.allowUnscanned === true);
+  };
   for (const [i, path] of wanted.entries()) {
     const part = parts[i];
     if (part === undefined) {
@@ -70,12 +88,12 @@ export async function captureChanges(toplevel: string, env: Env, excluded?: (pat
       continue;
     }
     const binary = entry.binary;
-    // A binary patch is base85: scan the file itself (what the patch rebuilds) instead; one that
-    // exists but cannot be read to scan is not sent (fail closed).
-    const scanned = binary ? workingBytes(toplevel, path) : part;
-    const secret = scanned === "unscannable" ? "a binary file that could not be read to scan for secrets: left out, never sent" : secretIn(scanned);
-    if (secret) left_out.push({ path, reason: secret });
-    else kept.push({ path, part, binary, from_mode: entry.from_mode, to_mode: entry.to_mode });
+    // A binary patch is base85: its sides are rebuilt and scanned, the working file anchoring a
+    // delta; a side that cannot be rebuilt is unscannable (fail closed).
+    const current = binary ? workingBytes(toplevel, path) : undefined;
+    if (judged(path, await judgeChangedFile(path, part, current === "unscannable" ? undefined : current))) {
+      kept.push({ path, part, binary, from_mode: entry.from_mode, to_mode: entry.to_mode });
+    }
   }
 
   const files: { path: string; mode: "100644" | "100755"; bytes: Uint8Array }[] = [];
@@ -100,13 +118,9 @@ export async function captureChanges(toplevel: string, env: Env, excluded?: (pat
       left_out.push({ path, reason: `over the ${CHANGES_LIMITS.fileBytes / 1024} KiB a bundled file may have` });
       continue;
     }
-    const secret = secretIn(bytes);
-    if (secret) {
-      left_out.push({ path, reason: secret });
-      continue;
-    }
-    files.push({ path, mode: stat.mode & 0o111 ? "100755" : "100644", bytes });
+    if (judged(path, await judgeNewFile(path, bytes))) files.push({ path, mode: stat.mode & 0o111 ? "100755" : "100644", bytes });
   }
+  if (unscannable.length > 0) throw unscannableError(unscannable);
 
   const patch = concatBytes(kept.map((k) => k.part));
   const total = patch.length + files.reduce((n, f) => n + f.bytes.length, 0);
@@ -117,20 +131,12 @@ export async function captureChanges(toplevel: string, env: Env, excluded?: (pat
       patch_length: patch.length,
       tracked: kept.map((k) => ({ path: k.path, bytes: k.part.length, binary: k.binary, from_mode: k.from_mode, to_mode: k.to_mode })),
       files: files.map((f) => ({ path: f.path, mode: f.mode, length: f.bytes.length })),
-      left_out,
+      left_out: left_out.map((file) => ({ ...file, path: shownPath(file.path) })),
     },
     patch,
     files: files.map((f) => f.bytes),
+    unscanned,
   };
-}
-
-/** Why a file must not travel, when the scan finds a secret in it (rule ids only, never the value). */
-function secretIn(bytes: Uint8Array | undefined): string | undefined {
-  if (bytes === undefined) return undefined;
-  // Latin-1 maps every byte to one character: a secret in ASCII is found in binary files too.
-  const report = scanText(new TextDecoder("latin1").decode(bytes));
-  if (report.findings.length === 0) return undefined;
-  return `holds a secret (${Object.keys(report.counts).sort().join(", ")}): left out, never sent`;
 }
 
 /** A changed file's bytes; undefined when it was deleted (the patch then carries nothing new of it). */

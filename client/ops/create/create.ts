@@ -1,6 +1,6 @@
 import { lstatSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { type ChangesBundle, type ChangesSummary, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
+import { type ChangesSummary, encodeChanges, summarizeChanges } from "../../../shared/changes/bundle.js";
 import { continuityWarnings } from "../../../shared/ce/continuity.js";
 import type { DocumentLabel } from "../../../shared/document/sniff.js";
 import { CE_CONTRACT, type CeFields, FRONTMATTER_MAX_BYTES, MAX_KEYWORDS } from "../../../shared/ce/contract.js";
@@ -13,6 +13,7 @@ import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../.
 import { GENERAL_NAMESPACE } from "../../../shared/repo/namespace.js";
 import { slug } from "../../../shared/text/slug.js";
 import { explainSufficiency, judgeSource } from "../../../shared/orient/sufficiency.js";
+import type { CapturedChanges } from "../../lib/changes/capture.js";
 import { dirtyTreeSha256, type GitCapture } from "../../lib/git.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
@@ -39,6 +40,8 @@ export interface CreateOptions {
    * under a sealed manifest, which the front end passes): such a file is left out and named.
    */
   excluded?: (path: string) => string | undefined;
+  /** --allow-unscanned: the bundle may carry files the secret scan cannot read (else they are refused). */
+  allowUnscanned?: boolean;
 }
 
 export interface CreateDeps {
@@ -114,7 +117,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   }
   const git = await deps.captureGit(options.cwd, options.env);
   // Captured (and scanned) before anything is written: over a cap, nothing is.
-  const bundle = options.withChanges ? await changesOf(git, options.env, options.excluded) : undefined;
+  const bundle = options.withChanges ? await changesOf(git, options.env, options.excluded, options.allowUnscanned === true) : undefined;
   // Secrets go before anything else reads the text: titles and summaries derive from the clean body.
   const redactor = options.redact === false ? undefined : new RedactionCollector();
   const clean = (field: string, value: string) => (redactor ? redactor.text(field, value) : value);
@@ -205,6 +208,7 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   if (bundle && bundlePath) {
     result.changes = { path: bundlePath, ...summarizeChanges(bundle) };
     for (const file of bundle.manifest.left_out) warnings.push({ code: "changes_left_out", message: `--with-changes left ${file.path} out: ${file.reason}` });
+    for (const file of bundle.unscanned) warnings.push({ code: "changes_unscanned", message: `--allow-unscanned: ${file.path} travels without a full secret scan (${file.what})` });
   }
   return { result, document, label: { format: CE_CONTRACT, title, created_at: metadata.created_at }, ...(bundleBytes ? { changes: bundleBytes } : {}) };
 }
@@ -252,14 +256,14 @@ function uncommittedNote(git: GitCapture, bundled: boolean): string {
 }
 
 /** --with-changes needs a checkout with a commit to capture the changes against. */
-async function changesOf(git: GitCapture | undefined, env: Env, excluded?: (path: string) => string | undefined): Promise<ChangesBundle> {
+async function changesOf(git: GitCapture | undefined, env: Env, excluded: ((path: string) => string | undefined) | undefined, allowUnscanned: boolean): Promise<CapturedChanges> {
   if (!git?.head) {
     throw new HandoffError("usage", "--with-changes captures the uncommitted work of a git checkout, and this folder is not one with a commit", {
       hint: "run it in the checkout, or leave out --with-changes",
     });
   }
   const { captureChanges } = await import("../../lib/changes/capture.js");
-  return captureChanges(git.toplevel, env, excluded);
+  return captureChanges(git.toplevel, env, excluded, { allowUnscanned });
 }
 
 interface Target {

@@ -44,6 +44,8 @@ export interface PublishFileOptions {
   withChanges?: boolean;
   /** With withChanges: why a path (absolute) may not travel (the guard's decision under a sealed manifest); it is left out and named. */
   excluded?: (path: string) => string | undefined;
+  /** --allow-unscanned: a bundle captured now may carry files the secret scan cannot read. */
+  allowUnscanned?: boolean;
   cwd?: string;
   /** A passphrase readers need as well as the link (envelope v2). */
   passphrase?: string;
@@ -81,12 +83,12 @@ export async function publishFile(options: PublishFileOptions, deps: PublishDeps
   // A passphrase too weak to keep is refused before the file is read or its changes captured.
   passphraseWarning(options.passphrase, options.path);
   const text = readTextFile(options.path, MAX_PLAINTEXT, { what: "the handoff", tooLargeHint: "publish a pointer-first handoff, not a transcript" });
-  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env, options.excluded) : undefined;
+  const changes = options.withChanges ? await changesFor(options.path, text, options.cwd ?? dirname(options.path), deps.env, options.excluded, options.allowUnscanned === true) : undefined;
   return publishDocument({ ...options, text, ...(changes ? { changes } : {}) }, deps);
 }
 
 /** The bundle `create --with-changes` wrote beside the handoff when it names one, else one captured now. */
-async function changesFor(path: string, text: string, cwd: string, env: Env, excluded?: (path: string) => string | undefined): Promise<Uint8Array> {
+async function changesFor(path: string, text: string, cwd: string, env: Env, excluded: ((path: string) => string | undefined) | undefined, allowUnscanned: boolean): Promise<Uint8Array> {
   const { readChangesBeside } = await import("../../lib/changes/beside.js");
   const beside = readChangesBeside(path, text, env);
   const git = beside && !excluded ? undefined : await captureGit(cwd, env);
@@ -103,7 +105,7 @@ async function changesFor(path: string, text: string, cwd: string, env: Env, exc
       hint: "run it in the checkout, or leave out --with-changes",
     });
   const { captureChanges } = await import("../../lib/changes/capture.js");
-  return encodeChanges(await captureChanges(git.toplevel, env, excluded));
+  return encodeChanges(await captureChanges(git.toplevel, env, excluded, { allowUnscanned }));
 }
 
 export interface PublishDocumentOptions extends PublishFileOptions {
@@ -356,5 +358,6 @@ function retryCommand(options: Omit<PublishFileOptions, "expiresIn"> & { expires
   if (!options.redact) parts.push("--no-redact");
   if (options.passphrase !== undefined) parts.push("--passphrase");
   if (options.withChanges) parts.push("--with-changes");
+  if (options.allowUnscanned) parts.push("--allow-unscanned");
   return parts.join(" ");
 }
