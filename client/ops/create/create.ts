@@ -16,6 +16,7 @@ import { explainSufficiency, judgeSource } from "../../../shared/orient/sufficie
 import type { CapturedChanges } from "../../lib/changes/capture.js";
 import { dirtyTreeSha256, type GitCapture } from "../../lib/git.js";
 import { chosenDestination, ensureHandoffDir, managedRoots, openManagedRoot, writeExclusive } from "../../lib/store.js";
+import { oversizedError } from "./size.js";
 import { ceTimestamp } from "../../../shared/time/timestamps.js";
 import type { Env } from "../../platform/env.js";
 
@@ -115,6 +116,9 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
       details: { keywords: options.keywords.length, max: MAX_KEYWORDS },
     });
   }
+  // Before git is asked anything: a body resume could never read is refused at once.
+  const oversizedBody = oversizedError(new TextEncoder().encode(options.body).length, "body");
+  if (oversizedBody) throw oversizedBody;
   const git = await deps.captureGit(options.cwd, options.env);
   // Captured (and scanned) before anything is written: over a cap, nothing is.
   const bundle = options.withChanges ? await changesOf(git, options.env, options.excluded, options.allowUnscanned === true) : undefined;
@@ -172,6 +176,12 @@ export async function createHandoff(options: CreateOptions, deps: CreateDeps): P
   const fitted = fitFrontmatter(metadata);
   const document = serializeCeDocument(fitted.fields, git && git.dirty > 0 ? `${body.replace(/\s+$/, "")}\n\n${uncommittedNote(git, bundle !== undefined)}\n` : body);
   const bytes = new TextEncoder().encode(document);
+  // Too large for resume and validate once its frontmatter is added: refused, the bundle removed.
+  const oversized = oversizedError(bytes.length, "handoff");
+  if (oversized) {
+    if (bundlePath) rmSync(bundlePath, { force: true });
+    throw oversized;
+  }
   if (fitted.shortened.length > 0) {
     warnings.push({ code: "frontmatter_shortened", message: `shortened ${fitted.shortened.join(" and ")} so the frontmatter stays within the 16 KiB discovery reads; the body keeps everything` });
   }

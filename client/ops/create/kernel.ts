@@ -6,6 +6,7 @@ import { buildKernelManifest, type PinnedArtifact } from "../../../shared/kernel
 import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
 import { validateKernelValue } from "../../../shared/kernel/validate.js";
 import { writeExclusive } from "../../lib/store.js";
+import { oversizedError } from "./size.js";
 import { kernelTarget, makeKernelDir } from "../../lib/kernel-target.js";
 import { hashPinnedFile, PINNED_FILE_LIMIT } from "../../lib/pinned-artifact.js";
 import { NOT_REDACTED, RedactionCollector, type RedactionSummary } from "../../../shared/redact/fields.js";
@@ -59,6 +60,8 @@ export interface KernelCreateResult {
 export const KERNEL_RETENTION = "written into the repository, uncommitted: commit and push it (or publish it) so another machine can resume";
 
 export async function createKernelHandoff(options: KernelCreateOptions, deps: CreateDeps): Promise<Created<KernelCreateResult>> {
+  const oversizedPartial = oversizedError(new TextEncoder().encode(options.partialText).length, "body");
+  if (oversizedPartial) throw oversizedPartial;
   const parsed = parseStrictJson(options.partialText);
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;
@@ -101,6 +104,8 @@ export async function createKernelHandoff(options: KernelCreateOptions, deps: Cr
   // Validate before creating any folder or reserving any name, so an invalid manifest leaves
   // nothing behind; the callback rebuilds it for the name actually won (only the prompt differs).
   let manifest = build(`${target.dir}${sep}${target.stem}${target.ext}`);
+  const oversized = oversizedError(new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`).length, "manifest");
+  if (oversized) throw oversized;
   if (options.to === undefined) makeKernelDir(target.dir, git.toplevel);
   const written = writeExclusive(target.dir, target.stem, target.ext, (path) => {
     manifest = build(path);
