@@ -82,16 +82,15 @@ export function reportFor(text: string, spans: readonly Span[]): RedactionReport
   const counts: Record<string, number> = {};
   let line = 1;
   let lineStart = 0;
-  let scanned = 0;
+  // Spans come sorted, so one forward walk over the newlines serves all of them; the next newline
+  // is kept between spans, so many findings on one long line never search its rest again.
+  let nl = text.indexOf("\n");
   for (const span of spans) {
-    // Spans come sorted, so one forward walk over the newlines serves all of them.
-    let nl = text.indexOf("\n", scanned);
     while (nl !== -1 && nl < span.start) {
       line++;
       lineStart = nl + 1;
       nl = text.indexOf("\n", nl + 1);
     }
-    scanned = span.start;
     findings.push({ rule: span.rule, line, column: span.start - lineStart + 1, length: span.end - span.start });
     counts[span.rule] = (counts[span.rule] ?? 0) + 1;
   }
