@@ -88,19 +88,35 @@ const QUOTES: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c":
 const MAX_WORD = 64;
 const MAX_VALUE = 256;
 
-const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[A-Za-z0-9]/.test(ch);
-const isBlank = (ch: string | undefined): boolean => ch === " " || ch === "\t";
+/** Verb phrases by their first word, longest first. */
+const VERBS_BY_FIRST = new Map<string, string[][]>();
+for (const phrase of VERB_PHRASES) VERBS_BY_FIRST.set(phrase[0] ?? "", [...(VERBS_BY_FIRST.get(phrase[0] ?? "") ?? []), phrase]);
+/** No verb or clause opener is longer: a longer word is never lower-cased to be compared. */
+const LONGEST_SMALL_WORD = 8;
 
-/** The next word at or after `at` on the same line (after at most 4 blanks), or undefined. */
-function wordAt(text: string, at: number): { start: number; end: number; word: string } | undefined {
+const isBlank = (code: number): boolean => code === 32 || code === 9;
+const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+const isWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+const isNameChar = (code: number): boolean => isWordChar(code) || code === 95 || code === 45;
+
+interface Word {
+  end: number;
+  /** Lower case, or "" for a word longer than any verb. */
+  word: string;
+}
+
+/** The next word after 1 to 4 blanks at `at`, on the same line, or undefined. */
+function wordAt(text: string, at: number): Word | undefined {
   let start = at;
-  while (isBlank(text[start]) && start - at < 4) start++;
+  while (isBlank(text.charCodeAt(start)) && start - at < 4) start++;
   if (start === at) return undefined; // words are apart: `password,token` is a list
   let end = start;
-  while (end < text.length && end - start < MAX_WORD && !/\s/.test(text[end] ?? " ")) end++;
-  if (end === start || (end - start === MAX_WORD && !/\s/.test(text[end] ?? " "))) return undefined;
-  return { start, end, word: text.slice(start, end).toLowerCase() };
+  while (end < text.length && end - start < MAX_WORD && !isSpace(text.charCodeAt(end))) end++;
+  if (end === start || (end - start === MAX_WORD && end < text.length && !isSpace(text.charCodeAt(end)))) return undefined;
+  return { end, word: end - start <= LONGEST_SMALL_WORD ? text.slice(start, end).toLowerCase() : "" };
 }
+
+const withoutColon = (word: string): string => (word.endsWith(":") ? word.slice(0, -1) : word);
 
 /**
  * Reads "[clause] verb" after the keyword and returns where the value may start, or -1. A colon or
@@ -108,17 +124,20 @@ function wordAt(text: string, at: number): { start: number; end: number; word: s
  */
 function afterVerb(text: string, at: number): number {
   let i = at;
-  while (isBlank(text[i]) && i - at < 4) i++;
+  while (isBlank(text.charCodeAt(i)) && i - at < 4) i++;
   if (text[i] === ":" || text[i] === "=") {
     const next = text[i + 1];
-    if (next === "=" || next === ">" || next === ":" || (text[i] === "=" && text[i - 1] === "!")) return -1;
+    if (next === "=" || next === ">" || next === ":") return -1;
     return i + (next === "=" && text[i] === ":" ? 2 : 1);
   }
-  const words: { start: number; end: number; word: string }[] = [];
-  const word = (n: number) => {
+  // Most keywords are followed by neither a verb nor a clause: they leave here, having read one word.
+  const firstWord = wordAt(text, at);
+  if (firstWord === undefined || !(CLAUSE_OPENERS.has(firstWord.word) || VERBS_BY_FIRST.has(withoutColon(firstWord.word)))) return -1;
+  // Words are read once, as the clause and the phrases need them.
+  const words: Word[] = [firstWord];
+  const word = (n: number): Word | undefined => {
     while (words.length <= n) {
-      const last = words.at(-1);
-      const next = wordAt(text, last === undefined ? at : last.end);
+      const next = wordAt(text, words.at(-1)?.end ?? at);
       if (next === undefined) return undefined;
       words.push(next);
     }
@@ -128,15 +147,14 @@ function afterVerb(text: string, at: number): number {
   if (CLAUSE_OPENERS.has(word(0)?.word ?? "")) {
     // Up to four words of a clause before the verb: "for the admin account".
     first = 1;
-    while (first < 5 && word(first) !== undefined && !VERB_PHRASES.some((phrase) => phrase[0] === word(first)?.word.replace(/:$/, ""))) first++;
+    while (first < 5 && word(first) !== undefined && !VERBS_BY_FIRST.has(withoutColon(word(first)?.word ?? ""))) first++;
   }
-  for (const phrase of VERB_PHRASES) {
+  for (const phrase of VERBS_BY_FIRST.get(withoutColon(word(first)?.word ?? "")) ?? []) {
     let end = -1;
     for (const [k, part] of phrase.entries()) {
-      const got = word(first + k)?.word;
-      const last = k === phrase.length - 1;
-      if (got !== part && !(last && got === `${part}:`)) break;
-      if (last) end = word(first + k)?.end ?? -1;
+      const got = word(first + k);
+      if (got === undefined || (got.word !== part && !(k === phrase.length - 1 && got.word === `${part}:`))) break;
+      if (k === phrase.length - 1) end = got.end;
     }
     if (end >= 0) return end;
   }
@@ -147,7 +165,7 @@ function afterVerb(text: string, at: number): number {
 function readValue(text: string, at: number): { start: number; end: number; quoted: boolean } | undefined {
   let i = at;
   // Blanks, and Markdown emphasis around a label or a value: `**Password:** hunter2`.
-  while ((isBlank(text[i]) || text[i] === "*" || text[i] === "_") && i - at < 12) i++;
+  while ((isBlank(text.charCodeAt(i)) || text[i] === "*" || text[i] === "_") && i - at < 12) i++;
   const close = QUOTES[text[i] ?? ""];
   if (close !== undefined) {
     let end = i + 1;
@@ -156,33 +174,36 @@ function readValue(text: string, at: number): { start: number; end: number; quot
     return undefined;
   }
   let end = i;
-  while (end < text.length && end - i <= MAX_VALUE && !/\s/.test(text[end] ?? " ")) end++;
+  while (end < text.length && end - i <= MAX_VALUE && !isSpace(text.charCodeAt(end))) end++;
   if (end - i > MAX_VALUE) return undefined;
   while (end > i && /[.,;:)\]}"'*_]/.test(text[end - 1] ?? "")) end--;
   while (i < end && (text[i] === "*" || text[i] === "_")) i++;
   return end > i ? { start: i, end, quoted: false } : undefined;
 }
 
+/** What an unquoted password has and a word of prose has not: a digit or a symbol. */
+const PASSWORD_CHAR = /[0-9!@#$%^&*+=?~|\\]/;
+
 /** Code where a password would be: a call, a template, a reference (`$`, `%` and brackets alone are password characters). */
 const PASSWORD_CODE = /[A-Za-z0-9_]\(|\$\{|\{\{|^\$[A-Za-z_]|^(?:process|os|env|self|this|config|settings|import)\./;
 
 /** Whether a value told of a password is one. */
 function passwordValue(value: string, quoted: boolean): boolean {
-  if (value.length < 6 || isPlaceholder(value) || PASSWORD_CODE.test(value)) return false;
+  if (value.length < 6 || (!quoted && !PASSWORD_CHAR.test(value)) || isPlaceholder(value) || PASSWORD_CODE.test(value)) return false;
   // A name that holds a secret (`DB_PASSWORD`, `oldPassword1`, `passwordHash`) or an environment variable.
   if (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && /pass|pwd|secret|token|key|cred/i.test(value)) return false;
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false;
   if (/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(value) || /^(?:~|\.{1,2})?\//.test(value)) return false;
   if (quoted) return !DESCRIBING.test(value);
   if (/^\d+$/.test(value)) return true;
-  // A plain word, or a word made of words (`case-sensitive`), is prose; so is a technical term.
-  if (/^[A-Za-z]+(?:['’-][A-Za-z]+)*$/.test(value) || isTechnical(value)) return false;
-  return /[0-9!@#$%^&*+=?~|\\]/.test(value);
+  // Plain words (`case-sensitive`) were turned away by PASSWORD_CHAR; a technical term is prose too.
+  return !isTechnical(value);
 }
 
 /** Whether a value told of a token, secret or key is one: random-looking, not a name or a term. */
 function tokenValue(value: string, quoted: boolean): boolean {
-  if (isPlaceholder(value) || CODE_LIKE.test(value) || /\s/.test(value) || isTechnical(value)) return false;
+  // looksSecret wants 10 characters: the cheap test goes first.
+  if (value.length < 10 || isPlaceholder(value) || CODE_LIKE.test(value) || /\s/.test(value) || isTechnical(value)) return false;
   if (!quoted && isIdentifier(value)) return false;
   if (/^[a-z][a-z0-9+.-]{1,20}:\/\//i.test(value) || /^(?:~|\.{1,2})?\//.test(value)) return false;
   return looksSecret(value, { password: false });
@@ -220,19 +241,20 @@ export const PROSE_RULE: Rule = {
     for (let match = keyword.exec(text); match !== null; match = keyword.exec(text)) {
       if ((++count & 0x3ff) === 0) ctx.tick();
       const at = match.index;
-      const before = text[at - 1];
+      const before = text.charCodeAt(at - 1);
       // A word of its own, or the last part of a name (`DB_PASSWORD`, `apiKey`): not `tokenizer`, `monkey`.
-      const camel = /[a-z]/.test(before ?? "") && /[A-Z]/.test(match[0][0] ?? "");
+      const camel = before >= 97 && before <= 122 && match[0].charCodeAt(0) <= 90;
       if (isWordChar(before) && !camel) continue;
       let after = at + match[0].length;
       if (text[after] === "s" || text[after] === "S") after++;
-      if (/[A-Za-z0-9_.\-/\\]/.test(text[after] ?? "")) continue;
+      const next = text.charCodeAt(after);
+      if (isNameChar(next) || next === 46 || next === 47 || next === 92) continue; // `password.txt`, `token/`, `key\`
       // The end of a quoted or emphasised label: `"password" is`, `**Password**: …`.
       while (/[*"'`]/.test(text[after] ?? "") && after - at - match[0].length < 4) after++;
       // Prose, a list item or a label, not a field of a URL, connection string or ARN (`?token=`,
       // `;AccountKey=`, `:secret:`): their own rules read those.
       let nameStart = at;
-      while (nameStart > 0 && at - nameStart < 64 && /[A-Za-z0-9_-]/.test(text[nameStart - 1] ?? "")) nameStart--;
+      while (nameStart > 0 && at - nameStart < 64 && isNameChar(text.charCodeAt(nameStart - 1))) nameStart--;
       if (nameStart > 0 && !/[\s*"'`(\[>]/.test(text[nameStart - 1] ?? "")) continue;
       const word = match[0].toLowerCase();
       if (word === "key" && !qualifiesKey(text, at)) continue;
