@@ -103,6 +103,8 @@ interface Word {
   end: number;
   /** Lower case, or "" for a word longer than any verb. */
   word: string;
+  /** It ends a label: `for the admin account:`. */
+  colon: boolean;
 }
 
 /** The next word after 1 to 4 blanks at `at`, on the same line, or undefined. */
@@ -113,7 +115,7 @@ function wordAt(text: string, at: number): Word | undefined {
   let end = start;
   while (end < text.length && end - start < MAX_WORD && !isSpace(text.charCodeAt(end))) end++;
   if (end === start || (end - start === MAX_WORD && end < text.length && !isSpace(text.charCodeAt(end)))) return undefined;
-  return { end, word: end - start <= LONGEST_SMALL_WORD ? text.slice(start, end).toLowerCase() : "" };
+  return { end, word: end - start <= LONGEST_SMALL_WORD ? text.slice(start, end).toLowerCase() : "", colon: end - start > 1 && text[end - 1] === ":" };
 }
 
 const withoutColon = (word: string): string => (word.endsWith(":") ? word.slice(0, -1) : word);
@@ -131,32 +133,32 @@ function afterVerb(text: string, at: number): number {
     return i + (next === "=" && text[i] === ":" ? 2 : 1);
   }
   // Most keywords are followed by neither a verb nor a clause: they leave here, having read one word.
-  const firstWord = wordAt(text, at);
-  if (firstWord === undefined || !(CLAUSE_OPENERS.has(firstWord.word) || VERBS_BY_FIRST.has(withoutColon(firstWord.word)))) return -1;
-  // Words are read once, as the clause and the phrases need them.
-  const words: Word[] = [firstWord];
-  const word = (n: number): Word | undefined => {
-    while (words.length <= n) {
-      const next = wordAt(text, words.at(-1)?.end ?? at);
-      if (next === undefined) return undefined;
-      words.push(next);
+  let verb = wordAt(text, at);
+  if (verb === undefined) return -1;
+  if (CLAUSE_OPENERS.has(verb.word)) {
+    // Up to four words of a clause before the verb ("for the admin account is"), or a label's
+    // end ("for the admin account: …").
+    for (let k = 0; k < 4 && verb !== undefined && (k === 0 || !VERBS_BY_FIRST.has(withoutColon(verb.word))); k++) {
+      verb = wordAt(text, verb.end);
+      if (verb?.colon && !VERBS_BY_FIRST.has(withoutColon(verb.word))) return verb.end;
     }
-    return words[n];
-  };
-  let first = 0;
-  if (CLAUSE_OPENERS.has(word(0)?.word ?? "")) {
-    // Up to four words of a clause before the verb: "for the admin account".
-    first = 1;
-    while (first < 5 && word(first) !== undefined && !VERBS_BY_FIRST.has(withoutColon(word(first)?.word ?? ""))) first++;
+    if (verb === undefined) return -1;
   }
-  for (const phrase of VERBS_BY_FIRST.get(withoutColon(word(first)?.word ?? "")) ?? []) {
-    let end = -1;
-    for (const [k, part] of phrase.entries()) {
-      const got = word(first + k);
-      if (got === undefined || (got.word !== part && !(k === phrase.length - 1 && got.word === `${part}:`))) break;
-      if (k === phrase.length - 1) end = got.end;
+  const phrases = VERBS_BY_FIRST.get(withoutColon(verb.word));
+  if (phrases === undefined) return -1;
+  // The words after the verb, read once and only as far as a phrase needs them.
+  const words: (Word | undefined)[] = [verb];
+  for (const phrase of phrases) {
+    let k = 0;
+    for (; k < phrase.length; k++) {
+      const previous = words[k - 1];
+      if (words.length <= k) words.push(previous === undefined ? undefined : wordAt(text, previous.end));
+      const got = words[k];
+      const part = phrase[k] ?? "";
+      const last = k === phrase.length - 1;
+      if (got === undefined || (got.word !== part && !(last && got.colon && got.word.length === part.length + 1 && got.word.startsWith(part)))) break;
     }
-    if (end >= 0) return end;
+    if (k === phrase.length) return words[k - 1]?.end ?? -1;
   }
   return -1;
 }
