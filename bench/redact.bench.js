@@ -1,5 +1,6 @@
 // Secret redaction: a 1 MiB realistic handoff body against reading and writing the same bytes,
-// and every rule's adversarial 1 MiB inputs (the slowest one is what matters).
+// the byte scan a changes bundle gets against the text scan, and every rule's adversarial 1 MiB
+// inputs (the slowest one is what matters).
 import { readFileSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import { loadTs, medianMs, repoRoot, report } from "./lib/load-ts.js";
 
 const { redactText } = await loadTs("shared/redact/index.ts");
+const { scanBytes } = await loadTs("shared/redact/scan-bytes.ts");
 const { positiveSamples } = await loadTs("test/fixtures/redact/samples.ts");
 const { ADVERSARIAL_CASES, MIB } = await loadTs("test/fixtures/redact/adversarial.ts");
 
@@ -40,6 +42,9 @@ try {
   const redactMs = await medianMs(() => redactText(body));
   report("redact 1 MiB realistic body / fs write+read of the same bytes", redactMs, ioMs);
   console.log(`  ${result.findings.length} findings in ${Object.keys(result.counts).length} rules; redaction costs ${redactMs.toFixed(1)} ms per MiB`);
+  // A changes bundle's file is scanned as it decodes (base64 runs, UTF-16, gzip): what that adds.
+  const bytesMs = await medianMs(() => scanBytes(bytes, { deadlineMs: 60_000 }), { runs: 7, warmup: 1 });
+  report("scanBytes of the same body (decoding base64 runs too) / redactText of it", bytesMs, redactMs);
 
   const timings = [];
   for (const adversarial of ADVERSARIAL_CASES) {
