@@ -1,4 +1,4 @@
-import { type Json, type LineReading, type TranscriptEvent, firstMeaningfulLine, isObject, planItem, str, used } from "./events.js";
+import { type Json, type LineReading, type TranscriptEvent, firstMeaningfulLine, isObject, planItem, str, toolArguments, used } from "./events.js";
 import { classifyUserText } from "./voice.js";
 
 /**
@@ -44,7 +44,7 @@ function responseItem(payload: Json, at: { at?: string }): LineReading {
       return used(events);
     }
     case "function_call":
-      codexFunctionCall(str(payload.name) ?? "", parseArguments(payload.arguments), str(payload.call_id) ?? "", events);
+      codexFunctionCall(str(payload.name) ?? "", toolArguments(payload.arguments), str(payload.call_id) ?? "", events);
       return used(events);
     case "custom_tool_call":
       if (payload.name === "apply_patch") pushPatchPaths(str(payload.input) ?? "", events);
@@ -82,17 +82,6 @@ function compactedSummary(payload: Json): string {
     if (voice.kind === "summary") return voice.text;
   }
   return "";
-}
-
-function parseArguments(value: unknown): Json {
-  if (isObject(value)) return value;
-  if (typeof value !== "string") return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isObject(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
 }
 
 function codexFunctionCall(name: string, args: Json, id: string, events: TranscriptEvent[]): void {
@@ -133,7 +122,7 @@ function pushPatchPaths(patch: string, events: TranscriptEvent[]): void {
 function codexOutput(id: string, output: unknown): TranscriptEvent {
   let text = typeof output === "string" ? output : isObject(output) ? (str(output.content) ?? "") : "";
   let exit: number | undefined;
-  const parsed = parseArguments(text);
+  const parsed = toolArguments(text);
   if (isObject(parsed.metadata) && typeof parsed.metadata.exit_code === "number") {
     exit = parsed.metadata.exit_code;
     text = str(parsed.output) ?? "";

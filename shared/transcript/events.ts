@@ -19,7 +19,10 @@ export type TranscriptEvent =
   | { kind: "command"; id: string; command: string }
   | { kind: "result"; id: string; failed: boolean; exit?: number; first_line: string };
 
-export type TranscriptFormat = "claude-code" | "codex" | "gemini";
+export type TranscriptFormat = "claude-code" | "codex" | "gemini" | "cursor" | "vscode";
+
+/** The agent that writes each format, as the handoffs it drafts name it. */
+export const AGENT_OF_FORMAT: Record<TranscriptFormat, string> = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", cursor: "Cursor", vscode: "VS Code" };
 
 export interface PlanItem {
   text: string;
@@ -32,6 +35,18 @@ export type LineReading = { outcome: "used"; events: TranscriptEvent[] } | { out
 export type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** A tool call's arguments: an object, or the JSON text of one (as a model's function call writes them); `{}` otherwise. */
+export function toolArguments(value: unknown): Json {
+  if (isObject(value)) return value;
+  if (typeof value !== "string") return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
 
 export function used(events: TranscriptEvent[]): LineReading {
   return events.length > 0 ? { outcome: "used", events } : { outcome: "skipped" };

@@ -8,7 +8,10 @@ import { classifyUserText } from "./voice.js";
  *   (`{sessionId, projectHash, startTime, ...}`), message records `{id, timestamp, type:
  *   "user"|"gemini"|"info"|"error"|"warning", content, displayContent?, toolCalls?, thoughts?}`
  *   (a record written again under the same id replaces it), `{"$set": {...}}` metadata updates
- *   and `{"$rewindTo": id}`, which drops that message and every later one.
+ *   (one holding `messages` is a checkpoint: the session is those messages from then on; Gemini
+ *   CLI writes one when it rewrites its history, after a compression) and `{"$rewindTo": id}`,
+ *   which drops that message and every later one (an id it does not know drops them all). A
+ *   legacy record migrated onto one line is a metadata line that holds its `messages`.
  * A message becomes events once, when it is known final: {@link GeminiSession} keeps each
  * message's events by id, in order, and replays them when the file has been read.
  */
@@ -88,14 +91,21 @@ export function isGeminiDocument(value: unknown): value is Json & { messages: un
 }
 
 /** What one line of a Gemini CLI JSONL session is. */
-export type GeminiRecord = { kind: "metadata"; session_id?: string } | { kind: "message"; id: string; record: Json } | { kind: "rewind"; id: string } | { kind: "set" } | { kind: "other" };
+export type GeminiRecord =
+  | { kind: "metadata"; session_id?: string; messages?: unknown[] }
+  | { kind: "message"; id: string; record: Json }
+  | { kind: "rewind"; id: string }
+  | { kind: "set"; messages?: unknown[] }
+  | { kind: "other" };
 
 export function geminiRecord(value: unknown): GeminiRecord {
   if (!isObject(value)) return { kind: "other" };
   if (typeof value.$rewindTo === "string") return { kind: "rewind", id: value.$rewindTo };
-  if (isObject(value.$set)) return { kind: "set" };
+  if (isObject(value.$set)) return Array.isArray(value.$set.messages) ? { kind: "set", messages: value.$set.messages } : { kind: "set" };
   if (typeof value.id === "string" && typeof value.type === "string") return { kind: "message", id: value.id, record: value };
-  if (typeof value.sessionId === "string" && typeof value.projectHash === "string") return { kind: "metadata", session_id: value.sessionId };
+  if (typeof value.sessionId === "string" && typeof value.projectHash === "string") {
+    return Array.isArray(value.messages) ? { kind: "metadata", session_id: value.sessionId, messages: value.messages } : { kind: "metadata", session_id: value.sessionId };
+  }
   return { kind: "other" };
 }
 
@@ -122,13 +132,10 @@ export class GeminiSession {
     switch (record.kind) {
       case "metadata":
         this.session_id ??= record.session_id;
+        for (const message of record.messages ?? []) this.addMessage(message);
         return true;
       case "message":
-        this.messages.set(record.id, geminiMessageEvents(record.record));
-        if (this.messages.size > this.maxMessages) {
-          this.messages.delete(this.messages.keys().next().value as string);
-          this.dropped++;
-        }
+        this.setMessage(record.id, record.record);
         return true;
       case "rewind": {
         // As Gemini CLI reads it: from that message on; a rewind to an unknown id empties the session.
@@ -141,9 +148,27 @@ export class GeminiSession {
         return true;
       }
       case "set":
+        // A checkpoint: the session is these messages from now on.
+        if (record.messages !== undefined) {
+          this.messages.clear();
+          for (const message of record.messages) this.addMessage(message);
+        }
         return true;
       default:
         return false;
+    }
+  }
+
+  private addMessage(value: unknown): void {
+    const record = geminiRecord(value);
+    if (record.kind === "message") this.setMessage(record.id, record.record);
+  }
+
+  private setMessage(id: string, record: Json): void {
+    this.messages.set(id, geminiMessageEvents(record));
+    if (this.messages.size > this.maxMessages) {
+      this.messages.delete(this.messages.keys().next().value as string);
+      this.dropped++;
     }
   }
 

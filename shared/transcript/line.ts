@@ -1,10 +1,13 @@
 import { codexLine } from "./codex.js";
+import { cursorLine, isCursorLine } from "./cursor.js";
 import { type Json, type LineReading, type TranscriptEvent, firstMeaningfulLine, isObject, planItem, str, used } from "./events.js";
 import { classifyUserText, type Voice } from "./voice.js";
+import { isVscodeLine, vscodeLine } from "./vscode.js";
 
 /**
- * One line of an agent's JSONL session transcript, read as events (events.ts). Two formats here
- * (Gemini CLI's, whose records can be rewritten and rewound, is read by gemini.ts):
+ * One line of an agent's JSONL session transcript, read as events (events.ts). Two formats here,
+ * Cursor's and VS Code's in cursor.ts and vscode.ts (Gemini CLI's, whose records can be rewritten
+ * and rewound, is read by gemini.ts):
  *
  * - Claude Code's transcript (the file hooks get as `transcript_path`): `user` and `assistant`
  *   lines whose `message.content` is a string or blocks (`text`, `thinking`, `tool_use`,
@@ -43,8 +46,11 @@ export function readTranscriptLine(line: string): LineReading {
   } catch {
     return { outcome: "malformed" };
   }
-  if (!isObject(value) || typeof value.type !== "string") return { outcome: "malformed" };
+  if (!isObject(value)) return { outcome: "malformed" };
+  if (isCursorLine(value)) return cursorLine(value);
+  if (typeof value.type !== "string") return { outcome: "malformed" };
   if ("payload" in value && isObject(value.payload)) return codexLine(value.type, value.payload, str(value.timestamp));
+  if (isVscodeLine(value)) return vscodeLine(value);
   return claudeLine(value);
 }
 

@@ -1,5 +1,5 @@
 import type { Said, TranscriptDraft } from "./drafter.js";
-import type { PlanItem } from "./events.js";
+import { AGENT_OF_FORMAT, type PlanItem } from "./events.js";
 import type { SummaryRole, SummarySection } from "./summary.js";
 
 export interface DraftBodyOptions {
@@ -15,6 +15,14 @@ export interface DraftBodyOptions {
 }
 
 const TITLE_CHARS = 80;
+/** What each agent's transcript file is called in the body's attribution line. */
+const SOURCE_NAMES = {
+  "claude-code": "Claude Code transcript",
+  codex: "Codex rollout file",
+  gemini: "Gemini CLI session file",
+  cursor: "Cursor agent transcript",
+  vscode: "VS Code agent transcript",
+} as const;
 /**
  * The body's budget: the handoff (frontmatter, and create's closing note on uncommitted work,
  * included) stays under 24 KB. A body over it is rendered again with less of the long parts
@@ -25,17 +33,20 @@ export const DRAFT_BODY_MAX_BYTES = 20 * 1024;
 const SCALES = [1, 0.5, 0.25, 0.1, 0];
 
 /**
- * One sentence that tells this draft apart in a shortlist: when and what it was drafted from,
- * the person's task, and the agent's last status.
+ * One sentence that tells this draft apart in a shortlist: when and what it was drafted from
+ * (which agent's session: SessionStart names it to an agent that resumes it elsewhere, see
+ * shared/hook/decide.ts), the person's task, and the agent's last status.
  *
  * @example
  * ```ts
- * draftSummary({ task: { text: "Add tax to the cart total" }, status: { text: "Tax is added. Rounding fails." }, ... }, "before compaction (auto)")
- * // "Drafted before compaction (auto) from the session's transcript; the task: Add tax to the cart total; the agent's last status: Tax is added."
+ * draftSummary({ format: "codex", task: { text: "Add tax to the cart total" }, status: { text: "Tax is added. Rounding fails." }, ... }, "before compaction (auto)")
+ * // "Drafted before compaction (auto) from a Codex session's transcript; the task: Add tax to the cart total; the agent's last status: Tax is added."
  * ```
  */
 export function draftSummary(draft: TranscriptDraft, occasion?: string): string {
-  const parts = [`Drafted${occasion ? ` ${occasion}` : ""} from the session's transcript`];
+  const agent = draft.format === undefined ? undefined : AGENT_OF_FORMAT[draft.format];
+  const from = agent === undefined ? "the session's transcript" : `${/^[AEIOU]/.test(agent) ? "an" : "a"} ${agent} session's transcript`;
+  const parts = [`Drafted${occasion ? ` ${occasion}` : ""} from ${from}`];
   const task = taskOf(draft);
   if (task) parts.push(`the task: ${firstSentence(task.text)}`);
   if (draft.status) parts.push(`the agent's last status: ${firstSentence(firstLine(draft.status.text))}`);
@@ -87,7 +98,7 @@ function render(draft: TranscriptDraft, options: DraftBodyOptions, scale: number
   const out: string[] = [`# ${title}`, ""];
   // The first sentence is what discovery shows as the summary: say what this is and where it stands.
   out.push(draftSummary(draft, options.occasion), "");
-  const source = draft.format === "codex" ? "Codex rollout file" : draft.format === "gemini" ? "Gemini CLI session file" : draft.format === "claude-code" ? "Claude Code transcript" : "transcript";
+  const source = draft.format === undefined ? "transcript" : SOURCE_NAMES[draft.format];
   out.push(
     `Drafted from the session's ${source}, not written by the agent: quoted requests are the person's words (text the agent, its hooks or an editor added to their turns is left out), the status and the compaction summary are the agent's, and nothing here was verified.${summary.attribution ? ` ${summary.attribution}` : ""}`,
     "",

@@ -46,6 +46,8 @@ export const INJECTIONS = [
   { what: "turn-aborted", agent: "Codex", starts: "<turn_aborted>" },
   { what: "agent-context", agent: "Codex", starts: "<skill>, <subagent_notification>, <collaboration_mode>, <goal_context>, <recommended_plugins>, <additional_context>" },
   { what: "referenced-files", agent: "Gemini CLI", starts: '"--- Content from referenced files ---" (the typed text before it is kept)' },
+  { what: "gemini-context", agent: "Gemini CLI", starts: "<session_context> (the environment it sends first), <hook_context> (a hook's added context, Handoff's own included)" },
+  { what: "cursor-context", agent: "Cursor", starts: "everything around <user_query> (a <timestamp>, attached files, rules; a turn without one that opens with a tag); the query inside it is kept" },
 ] as const;
 
 /** Claude Code's own slash commands: typed by the person, but never a task. */
@@ -101,6 +103,7 @@ const PREFIXES: [RegExp, InjectedKind][] = [
   [/^<(?:user_instructions|developer_instructions|permissions instructions)>/, "user-instructions"],
   [/^# AGENTS\.md instructions/, "agents-md"],
   [/^<turn_aborted>/, "turn-aborted"],
+  [/^<(?:session_context|hook_context)>/, "gemini-context"],
   [/^<(?:skill|subagent_notification|collaboration_mode|goal_context|recommended_plugins|additional_context|internal_model_context)>/, "agent-context"],
 ];
 

@@ -79,7 +79,7 @@ describe("a plain Claude Code session", () => {
     // The opening sentence (discovery's summary) says when it was drafted and where things stand.
     expect(body.split("\n")[0]).toBe("# Add a logout button to the header");
     expect(body.split("\n")[2]).toBe(
-      "Drafted before compaction (auto) from the session's transcript; the task: Add a logout button to the header; the agent's last status: Done: the header has a logout button that uses Button.",
+      "Drafted before compaction (auto) from a Claude Code session's transcript; the task: Add a logout button to the header; the agent's last status: Done: the header has a logout button that uses Button.",
     );
     expect(sufficiency(body)).toEqual({ sufficient: true, missing: [] });
     expect(body).toContain("> Add a logout button to the header\n> (the person, 2026-11-30T10:00:00.000Z)");
