@@ -1,4 +1,5 @@
 import { readFileSync, writeSync } from "node:fs";
+import { hookEventName } from "../../shared/hook/event.js";
 import { type GuardOutcome, guardException, runGuard } from "../ops/guard/run-guard.js";
 
 /**
@@ -11,7 +12,17 @@ import { type GuardOutcome, guardException, runGuard } from "../ops/guard/run-gu
 export function runGuardProcess(): void {
   let outcome: GuardOutcome;
   try {
-    outcome = runGuard(readStdinSync(), { cwd: process.cwd(), env: process.env });
+    const input = readStdinSync();
+    // The guard judges tool calls. VS Code runs every registered hook on every event (it ignores
+    // matchers), so a session's start, stop or compaction reaches it too: allowed at once,
+    // before any state is read. An event with no name is judged (and blocked while a manifest
+    // is active and it cannot be read).
+    const name = hookEventName(input);
+    if (name !== undefined && name !== "PreToolUse") {
+      process.exitCode = 0;
+      return;
+    }
+    outcome = runGuard(input, { cwd: process.cwd(), env: process.env });
   } catch (cause) {
     // Claude Code runs the tool call on any exit but 2: no exception may end in exit 1.
     outcome = guardException(process.cwd(), cause);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { AutoState } from "../../shared/hook/decide.js";
 import { parseAutoState } from "../../shared/hook/state.js";
@@ -99,4 +99,75 @@ export function expireAutoHandoffs(env: Env, cutoffMs: number, keepSession: stri
     }
   }
   return removed;
+}
+
+/** A session's write lock older than this was left by a hook that was killed: it is taken over. */
+const LOCK_STALE_MS = 60 * 1000;
+
+/**
+ * Takes the session's write lock (`handoff-sessions/<sha256 of session_id>.lock`, created
+ * exclusively), or returns undefined while another `handoff hook` holds it: an agent that runs
+ * two registrations of the same command at once (Claude Code does, for the same command in a
+ * plugin and in settings) must not write two handoffs for one session. The returned function
+ * releases it.
+ */
+export function lockSession(env: Env, sessionId: string, nowMs: number): (() => void) | undefined {
+  const { root } = openManagedRoot(managedRoots(env));
+  const dir = join(root, STATE_FOLDER);
+  ensureStoreDir(dir, uid());
+  const path = join(dir, fileName(sessionId).replace(/\.json$/, ".lock"));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(path, "wx", 0o600));
+      return () => {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = nowMs - (lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? nowMs);
+      if (age < LOCK_STALE_MS) return undefined;
+      try {
+        unlinkSync(path);
+      } catch {
+        // Another process took it over first; the next attempt says who holds it.
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Delivery marks older than this are removed when a new one is made: a duplicate comes within seconds. */
+const DELIVERY_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * Whether this process is the first to act on one delivery of an event (`key`: what tells the
+ * delivery apart, the agent's own stamp included). VS Code runs every registration of `handoff
+ * hook` on every event (it ignores matchers), so the plugin's four registrations would write four
+ * times and put the same context in front of the agent four times: an exclusive create of a mark
+ * (`handoff-sessions/deliveries/<sha256 of key>`) lets one of them act. Marks are removed after
+ * {@link DELIVERY_TTL_MS}.
+ */
+export function claimDelivery(env: Env, key: string, nowMs: number): boolean {
+  const { root } = openManagedRoot(managedRoots(env));
+  const dir = join(root, STATE_FOLDER, "deliveries");
+  ensureStoreDir(join(root, STATE_FOLDER), uid());
+  ensureStoreDir(dir, uid());
+  for (const name of readdirSync(dir)) {
+    try {
+      if (nowMs - lstatSync(join(dir, name)).mtimeMs > DELIVERY_TTL_MS) unlinkSync(join(dir, name));
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+  try {
+    closeSync(openSync(join(dir, createHash("sha256").update(key).digest("hex")), "wx", 0o600));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
 }

@@ -1,5 +1,7 @@
 import { shellQuote } from "../ce/resume-command.js";
 import { describeAge } from "../discover/age.js";
+import { AGENT_OF_FORMAT } from "../transcript/events.js";
+import type { HookDialect } from "./event.js";
 import type { AutoOrientation } from "./orientation.js";
 
 /**
@@ -67,24 +69,60 @@ export interface StartCandidate {
   title: string | null;
   path: string;
   created_ms?: number;
+  /** The agent whose session it was drafted from, when its summary says so ({@link agentOfSummary}). */
+  agent?: string;
+}
+
+/** The agents a drafted handoff's summary can name (shared/transcript/render.ts writes it). */
+const DRAFTED_FROM = new RegExp(`^Drafted\\b[^;]*? from an? (${Object.values(AGENT_OF_FORMAT).join("|")}) session's (?:transcript|checkout)`);
+
+/**
+ * Which agent's session a handoff was drafted from, as its summary (drafted by `handoff hook` or
+ * `create --from-transcript`, from the transcript or, without one, the checkout) says: one of the
+ * five names, never other words of the summary.
+ *
+ * @example
+ * ```ts
+ * agentOfSummary("Drafted before compaction (auto) from a Gemini CLI session's transcript; the task: ...") // "Gemini CLI"
+ * agentOfSummary("Token refresh is half done.") // undefined
+ * ```
+ */
+export function agentOfSummary(summary: string | null | undefined): string | undefined {
+  return summary ? DRAFTED_FROM.exec(summary)?.[1] : undefined;
 }
 
 /**
  * The additional context at a session's start: the best few handoffs for this repository and
- * branch, titles and ages only. Nothing is selected: the user chooses.
+ * branch, titles, ages and the agent each was drafted in, whichever agent this one is. Nothing
+ * is selected: the user chooses.
  */
 export function startupContext(candidates: StartCandidate[], nowMs: number): string | undefined {
   if (candidates.length === 0) return undefined;
   const lines = [`Handoff found ${candidates.length === 1 ? "a handoff" : `${candidates.length} handoffs`} for this repository and branch (none is loaded; resume one only if the user asks):`];
   for (const c of candidates) {
     const age = c.created_ms === undefined ? "" : `, ${describeAge(Math.max(0, nowMs - c.created_ms))}`;
+    const agent = c.agent === undefined ? "" : `, from a ${c.agent} session`;
     // Quoted as a JSON string: a title drafted from a transcript cannot leave its quotes.
-    lines.push(`- ${JSON.stringify(c.title ?? "untitled")}${age}: handoff resume ${shellQuote(c.path)}`);
+    lines.push(`- ${JSON.stringify(c.title ?? "untitled")}${age}${agent}: handoff resume ${shellQuote(c.path)}`);
   }
   return lines.join("\n");
 }
 
-/** SessionStart's output as Claude Code and Codex read it on stdout. */
-export function sessionStartOutput(additionalContext: string): { hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string } } {
+/** SessionStart's output on stdout, in the shape the agent that asked reads. */
+export type SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string } } | { additional_context: string };
+
+/**
+ * SessionStart's output in each agent's shape: Claude Code, Codex, Gemini CLI and VS Code read
+ * `hookSpecificOutput.additionalContext` (Codex requires `hookEventName` beside it, the others
+ * accept it); Cursor reads `additional_context` at the top level.
+ *
+ * @example
+ * ```ts
+ * sessionStartOutput("Handoff found a handoff ...", "claude") // { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "Handoff found ..." } }
+ * sessionStartOutput("Handoff found a handoff ...", "cursor") // { additional_context: "Handoff found ..." }
+ * ```
+ */
+export function sessionStartOutput(additionalContext: string, dialect: HookDialect): SessionStartOutput {
+  if (dialect === "cursor") return { additional_context: additionalContext };
   return { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext } };
 }

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, makeRepo, tempDir } from "../client/git-repo.js";
 import { runProgram } from "../helpers/cli.js";
 import { installedUserEnv, installPackedCli } from "../helpers/installed-cli.js";
-import { claude, codex, summarySample } from "../helpers/transcripts.js";
+import { cursorTranscript, vscodeTranscript } from "../helpers/agent-transcripts.js";
+import { codexEvents, cursorEvents, geminiEvents, vscodeEvents } from "../helpers/hook-events.js";
+import { claude, codex, gemini, summarySample } from "../helpers/transcripts.js";
 
 // `handoff hook` as the agents run it: the installed package's `handoff` on PATH, the exact JSON
 // each event carries on stdin, and the managed store and stdout checked after. Whatever happens,
@@ -137,6 +139,16 @@ describe("PreCompact and SessionEnd (Claude Code)", () => {
     expect(text).toMatch(/## Tried and failed\n[\s\S]*"Errors and fixes" \(its words\):\n\n> - The header row was written twice/);
     // The person's task is still theirs, and the title.
     expect(text).toMatch(/^title: "?Make the cart total include tax"?$/m);
+  });
+});
+
+describe("the same event run twice at once (a command registered in settings and in the plugin)", () => {
+  it("one automatic handoff for the session: the write is the session's, one process at a time", async () => {
+    const u = user();
+    const runs = await Promise.all([1, 2, 3].map(() => u.hook({ ...u.common, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" })));
+    expect(runs.every((run) => run.code === 0)).toBe(true);
+    expect(runs.filter((run) => run.stderr.startsWith("handoff hook: wrote an automatic handoff"))).toHaveLength(1);
+    expect(u.store()).toHaveLength(1);
   });
 });
 
@@ -377,5 +389,194 @@ describe("opt-out and expiry", () => {
     const left = u.store();
     expect(left).toHaveLength(1);
     expect(readFileSync(left[0]!, "utf8")).toMatch(/^title: "?Mine"?$/m);
+  });
+});
+
+// The other agents' integrations, through the same installed `handoff hook` and `handoff guard`,
+// with the payloads test/helpers/hook-events.ts builds from each agent's documentation or source.
+
+describe("Gemini CLI's hooks (the extension in gemini/)", () => {
+  function geminiSession(u: ReturnType<typeof user>) {
+    const chat = join(u.dir, "home", ".gemini", "tmp", "repo", "chats", "session-2026-12-02T01-37-6ddfe9a9.jsonl");
+    mkdirSync(join(chat, ".."), { recursive: true });
+    const g = gemini({ sessionId: "6ddfe9a9-f1f0-40b9-b8c5-241a139f269a" });
+    const lines = [
+      { sessionId: "6ddfe9a9-f1f0-40b9-b8c5-241a139f269a", projectHash: "b19d1d12", startTime: "2026-12-02T01:37:46.637Z", lastUpdated: "2026-12-02T01:37:46.637Z", kind: "main" },
+      { $set: { messages: [g.user("<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n</session_context>")] } },
+      g.user("Make the cart total include tax"),
+      g.gemini("Adding tax.", [g.write(join(u.repo, "src/cart.ts")), g.shell("npm test", "Command: npm test\nOutput: FAIL cart.test.ts: expected 110 got 100\nExit Code: 1")]),
+      g.gemini("Tax is added; the rounding test still fails."),
+    ];
+    writeFileSync(chat, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    return { chat, g, events: geminiEvents({ sessionId: "6ddfe9a9-f1f0-40b9-b8c5-241a139f269a", transcriptPath: chat, cwd: u.repo }) };
+  }
+
+  it("PreCompress writes the automatic handoff from the chat file (its <session_context> is not the task); SessionEnd updates it; nothing on stdout", async () => {
+    const u = user();
+    const s = geminiSession(u);
+    const pre = await u.hook(s.events.preCompress("auto"));
+    expect(pre).toMatchObject({ code: 0, stdout: "" });
+    expect(pre.stderr).toMatch(/^handoff hook: wrote an automatic handoff before compaction \(auto\): /);
+    const [path] = u.store();
+    const text = readFileSync(path!, "utf8");
+    expect(text).toMatch(/^title: "?Make the cart total include tax"?$/m);
+    expect(text).toMatch(/^summary: "Drafted before compaction \(auto\) from a Gemini CLI session's transcript; /m);
+    expect(text).toContain("- `npm test` exited 1: FAIL cart.test.ts: expected 110 got 100");
+    expect(text).not.toContain("session_context");
+    appendFileSync(s.chat, `${JSON.stringify(s.g.user("Also round to cents"))}\n${JSON.stringify(s.g.gemini("Rounded; tests pass."))}\n`);
+    const end = await u.hook(s.events.sessionEnd("exit"));
+    expect(end.stderr).toBe(`handoff hook: updated the automatic handoff at session end (exit): ${path}\n`);
+    expect(readFileSync(path!, "utf8")).toContain("> Rounded; tests pass.");
+  });
+
+  it("SessionStart (startup, resume, clear) answers in hookSpecificOutput, which Gemini CLI reads", async () => {
+    const u = user();
+    expect((await runProgram("handoff", ["create", "--title", "Checkout note"], { cwd: u.repo, env: u.env, input: "# Checkout\n\n## Current state\nThe checkout renders.\n" })).code).toBe(0);
+    const s = geminiSession(u);
+    for (const source of ["startup", "resume", "clear"] as const) {
+      const run = await u.hook(s.events.sessionStart(source));
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+      expect(output.hookSpecificOutput.hookEventName).toBe("SessionStart");
+      expect(output.hookSpecificOutput.additionalContext).toMatch(/"Checkout note", just now: handoff resume '/);
+    }
+  });
+});
+
+describe("Cursor's hooks (install-skill --agent cursor)", () => {
+  it("preCompact (no cwd, no session_id: workspace_roots and conversation_id) writes from the transcript; sessionStart answers in additional_context", async () => {
+    const u = user();
+    const transcript = join(u.dir, "home", ".cursor", "projects", "repo", "agent-transcripts", "conv-1.jsonl");
+    mkdirSync(join(transcript, ".."), { recursive: true });
+    const c = cursorTranscript();
+    writeFileSync(transcript, `${[c.user("Make the cart total include tax"), c.assistant("Adding tax.", [c.strReplace(join(u.repo, "src/cart.ts"))]), c.assistant("Tax is added.")].join("\n")}\n`);
+    const events = cursorEvents({ conversationId: "conv-1", workspace: u.repo, transcriptPath: transcript });
+    const pre = await u.hook(events.preCompact());
+    expect(pre).toMatchObject({ code: 0, stdout: "" });
+    expect(pre.stderr).toMatch(/^handoff hook: wrote an automatic handoff before compaction \(auto\): /);
+    const [path] = u.store();
+    expect(readFileSync(path!, "utf8")).toMatch(/^summary: "Drafted before compaction \(auto\) from a Cursor session's transcript; the task: Make the cart total include tax/m);
+    const end = await u.hook(events.sessionEnd("window_close"));
+    expect(end.stderr).toContain("no automatic handoff: nothing changed");
+    const start = await u.hook(events.sessionStart());
+    const output = JSON.parse(start.stdout) as Record<string, unknown>;
+    expect(Object.keys(output)).toEqual(["additional_context"]);
+    expect(output.additional_context).toMatch(/"Make the cart total include tax", just now, from a Cursor session: handoff resume '/);
+  });
+
+  it("transcript_path null: Cursor's own transcript folder is looked in; with none there, the checkout is written when it holds uncommitted work, and said otherwise", async () => {
+    const u = user();
+    const events = cursorEvents({ conversationId: "conv-2", workspace: u.repo, transcriptPath: null });
+    const clean = await u.hook(events.sessionEnd());
+    expect(clean.stderr).toBe("handoff hook: no automatic handoff: Cursor named no transcript for this session, and the checkout holds no uncommitted work to write from instead\n");
+    expect(u.store()).toEqual([]);
+    writeFileSync(join(u.repo, "src/cart.ts"), "export const tax = 0.1;\n");
+    writeFileSync(join(u.repo, "notes.txt"), "rounding?\n");
+    const dirty = await u.hook(events.sessionEnd());
+    expect(dirty.stderr).toMatch(/^handoff hook: wrote an automatic handoff at session end \(completed\): /);
+    const [path] = u.store();
+    const text = readFileSync(path!, "utf8");
+    expect(text).toMatch(/^title: "?Uncommitted work on main"?$/m);
+    expect(text).toMatch(/^summary: "Drafted at session end \(completed\) from a Cursor session's checkout: its transcript could not be read \(Cursor named no transcript for this session\)/m);
+    expect(text).toContain("- 2 uncommitted changes, in this checkout only:");
+    expect(text).toContain("  - `src/cart.ts` (modified)");
+    expect(text).toContain("  - `notes.txt` (untracked)");
+    // The transcript appears where Cursor keeps it: the next event reads it.
+    const folder = join(u.dir, "home", ".cursor", "projects", u.repo.replace(/^\/+/, "").replace(/[^A-Za-z0-9]/g, "-"), "agent-transcripts");
+    mkdirSync(folder, { recursive: true });
+    const c = cursorTranscript();
+    writeFileSync(join(folder, "conv-2.jsonl"), `${[c.user("Add tax to the cart"), c.assistant("Tax is in; notes.txt lists the open question.")].join("\n")}\n`);
+    const found = await u.hook(events.sessionEnd("user_close"));
+    expect(found.stderr).toBe(`handoff hook: updated the automatic handoff at session end (user_close): ${path}\n`);
+    expect(readFileSync(path!, "utf8")).toMatch(/^title: "?Add tax to the cart"?$/m);
+  });
+});
+
+describe("VS Code's agent hooks (matchers ignored: every registration gets every event)", () => {
+  function vscodeSession(u: ReturnType<typeof user>) {
+    const transcript = join(u.dir, "home", ".config", "Code", "User", "workspaceStorage", "ab12", "GitHub.copilot-chat", "transcripts", "v1.jsonl");
+    mkdirSync(join(transcript, ".."), { recursive: true });
+    const v = vscodeTranscript({ sessionId: "v1", cwd: u.repo });
+    writeFileSync(
+      transcript,
+      `${[v.start(), v.user("Make the cart total include tax"), v.toolStart("c1", "replace_string_in_file", { filePath: join(u.repo, "src/cart.ts") }), v.toolComplete("c1", true), v.assistant("Tax is added.")].join("\n")}\n`,
+    );
+    return { transcript, events: vscodeEvents({ sessionId: "v1", transcriptPath: transcript, cwd: u.repo }) };
+  }
+
+  it("the plugin's four `handoff hook` registrations handed one SessionStart put its context in front of the agent once; a tool call or a prompt is left at once, silently, with nothing written", async () => {
+    const u = user();
+    expect((await runProgram("handoff", ["create", "--title", "Checkout note"], { cwd: u.repo, env: u.env, input: "# Checkout\n\n## Current state\nThe checkout renders.\n" })).code).toBe(0);
+    const s = vscodeSession(u);
+    const start = s.events.sessionStart();
+    const runs = await Promise.all([1, 2, 3, 4].map(() => u.hook(start)));
+    const answered = runs.filter((run) => run.stdout !== "");
+    expect(answered).toHaveLength(1);
+    expect(runs.every((run) => run.code === 0)).toBe(true);
+    const output = JSON.parse(answered[0]!.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(output.hookSpecificOutput).toMatchObject({ hookEventName: "SessionStart", additionalContext: expect.stringContaining('"Checkout note"') });
+    const before = readdirSync(u.env.HANDOFF_ROOT, { recursive: true, encoding: "utf8" }).sort();
+    for (const event of [s.events.preToolUse("read_file", { filePath: join(u.repo, "README.md") }), s.events.userPromptSubmit("go on")]) {
+      expect(await u.hook(event)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    }
+    expect(readdirSync(u.env.HANDOFF_ROOT, { recursive: true, encoding: "utf8" }).sort()).toEqual(before);
+  });
+
+  it("Stop (VS Code's end of a session) writes the automatic handoff from VS Code's transcript, once for four registrations", async () => {
+    const u = user();
+    const s = vscodeSession(u);
+    const stop = s.events.stop();
+    const runs = await Promise.all([1, 2, 3, 4].map(() => u.hook(stop)));
+    expect(runs.filter((run) => run.stderr.startsWith("handoff hook: wrote an automatic handoff at session end (the agent stopped): "))).toHaveLength(1);
+    const [path, ...more] = u.store();
+    expect(more).toEqual([]);
+    expect(readFileSync(path!, "utf8")).toMatch(/^summary: "Drafted at session end \(the agent stopped\) from a VS Code session's transcript; the task: Make the cart total include tax/m);
+  });
+
+  it("`handoff guard` handed a session's start, stop or compaction allows it at once, before reading any manifest state; a tool call is still judged", async () => {
+    const u = user();
+    const s = vscodeSession(u);
+    // A pointer the guard cannot read: every tool call is blocked while it is there.
+    mkdirSync(join(u.repo, "_meta"), { recursive: true });
+    writeFileSync(join(u.repo, "_meta", ".active-manifest.json"), "{not json");
+    const guard = (event: Record<string, unknown>) => runProgram("handoff", ["guard"], { cwd: u.repo, env: u.env, input: JSON.stringify(event) });
+    for (const event of [s.events.sessionStart(), s.events.stop(), s.events.preCompact(), s.events.userPromptSubmit("go on")]) {
+      expect(await guard(event)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    }
+    for (const event of [
+      { ...u.common, hook_event_name: "SessionStart", source: "startup" },
+      { ...u.common, hook_event_name: "SessionEnd", reason: "other" },
+    ]) {
+      expect((await guard(event)).code).toBe(0);
+    }
+    const read = await guard(s.events.preToolUse("read_file", { filePath: join(u.repo, "README.md") }));
+    expect(read.code).toBe(2);
+    expect(read.stderr).toMatch(/^handoff guard: /);
+  });
+});
+
+describe("one handoff across agents", () => {
+  it("a handoff Codex's hook wrote is offered at session start in Gemini CLI, Cursor, VS Code and Claude Code, naming Codex; on another branch, in none", async () => {
+    const u = user();
+    const rollout = join(u.dir, "home", ".codex", "sessions", "2026", "11", "30", "rollout-2026-11-30T10-00-00-x1.jsonl");
+    mkdirSync(join(rollout, ".."), { recursive: true });
+    const cx = codex({ id: "x1", cwd: u.repo, branch: "main" });
+    writeFileSync(rollout, `${[cx.meta(), cx.turnContext(), cx.user("Speed up the cart query"), cx.assistant("The index is added; EXPLAIN not checked yet.")].join("\n")}\n`);
+    const written = await u.hook(codexEvents({ sessionId: "x1", transcriptPath: rollout, cwd: u.repo }).preCompact());
+    expect(written.stderr).toContain("wrote an automatic handoff");
+    const starts = [
+      geminiEvents({ sessionId: "g9", transcriptPath: "", cwd: u.repo }).sessionStart("startup"),
+      cursorEvents({ conversationId: "c9", workspace: u.repo, transcriptPath: null }).sessionStart(),
+      vscodeEvents({ sessionId: "v9", transcriptPath: join(u.dir, "v9.jsonl"), cwd: u.repo }).sessionStart(),
+      { ...u.common, session_id: "cc9", hook_event_name: "SessionStart", source: "startup", model: "claude-sonnet-4-5" },
+    ];
+    for (const event of starts) {
+      const run = await u.hook(event);
+      const output = JSON.parse(run.stdout) as { additional_context?: string; hookSpecificOutput?: { additionalContext: string } };
+      const context = output.additional_context ?? output.hookSpecificOutput?.additionalContext ?? "";
+      expect(context, JSON.stringify(event)).toMatch(/^- "Speed up the cart query", just now, from a Codex session: handoff resume '/m);
+    }
+    git(u.repo, "switch", "-q", "-c", "elsewhere");
+    for (const event of starts.slice(0, 3)) expect((await u.hook({ ...event, timestamp: "2026-12-02T11:00:00.000Z" })).stdout).toBe("");
   });
 });

@@ -1,3 +1,4 @@
+import { hookEventName } from "../../../shared/hook/event.js";
 import { type GuardOutcome, runGuard } from "../../ops/guard/run-guard.js";
 import { implement } from "../command.js";
 import { readStdin } from "../../platform/io.js";
@@ -15,6 +16,9 @@ export const command = implement<typeof guardSpec>()({
   async run({ io, ctx }): Promise<GuardOutcome> {
     const bytes = await readStdin(io, EVENT_LIMIT);
     const input = bytes === "too_large" ? "" : Buffer.from(bytes).toString("utf8");
+    // As dist/guard.cjs does (client/hook/guard.ts): an event that is not a tool call is allowed at once.
+    const name = hookEventName(input);
+    if (name !== undefined && name !== "PreToolUse") return { exitCode: 0, message: "", root: ctx.cwd };
     return runGuard(input, { cwd: ctx.cwd, env: ctx.env });
   },
   human: (result) => (result.message ? { err: result.message } : {}),
