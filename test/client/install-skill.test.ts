@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, wr
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot, runCli } from "../helpers/cli.js";
-import { tempDir } from "./git-repo.js";
+import { git, tempDir } from "./git-repo.js";
 
 // `handoff install-skill` copies plugin/skills/handoff/ into a temp folder, says what it wrote, and
 // never replaces a different version without --force.
@@ -91,6 +91,83 @@ describe("handoff install-skill", () => {
     const run = await runCli(["install-skill", "--agent", "vim"], { cwd: base, env });
     expect(run.code).toBe(2);
     // The registry's one message for a value outside a flag's declared choices.
-    expect(run.stderr).toMatch(/--agent must be claude-code or codex, got 'vim'/);
+    expect(run.stderr).toMatch(/--agent must be claude-code or codex or cursor, got 'vim'/);
+  });
+});
+
+describe("handoff install-skill --agent cursor", () => {
+  const project = () => {
+    const dir = join(base, `cursor-${Math.random().toString(36).slice(2, 8)}`);
+    mkdirSync(join(dir, "src"), { recursive: true });
+    return dir;
+  };
+  const hooksOf = (dir: string) => JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8")) as { version: number; hooks: Record<string, { command: string }[]> };
+  const agents = readFileSync(join(repoRoot, "instructions", "AGENTS.md"), "utf8");
+
+  it("writes .cursor/hooks.json (version 1: handoff hook at preCompact, sessionEnd, sessionStart) and the rule in the project, from any folder in it", async () => {
+    const dir = project();
+    git(dir, "init", "-q");
+    const run = await runCli(["install-skill", "--agent", "cursor"], { cwd: join(dir, "src"), env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(hooksOf(dir)).toEqual({
+      version: 1,
+      hooks: { preCompact: [{ command: "handoff hook" }], sessionEnd: [{ command: "handoff hook" }], sessionStart: [{ command: "handoff hook" }] },
+    });
+    const rule = readFileSync(join(dir, ".cursor", "rules", "handoff.mdc"), "utf8");
+    expect(rule).toMatch(/^---\ndescription: "Create or resume a session handoff with the handoff CLI[^\n]*"\nalwaysApply: false\n---\n\n/);
+    expect(rule.endsWith(agents)).toBe(true);
+    expect(run.stdout.trim().split("\n")).toEqual([`written: ${join(dir, ".cursor", "hooks.json")}`, `written: ${join(dir, ".cursor", "rules", "handoff.mdc")}`]);
+    expect(run.stderr).toMatch(/^Installed Handoff's hooks and rule for Cursor in /);
+  });
+
+  it("adds to the hooks already there, keeping every one of them; a second run changes nothing", async () => {
+    const dir = project();
+    mkdirSync(join(dir, ".cursor"));
+    const mine = { version: 1, hooks: { sessionStart: [{ command: "./hooks/mine.sh" }], afterFileEdit: [{ command: "npx prettier --write" }] }, team: "kept" };
+    writeFileSync(join(dir, ".cursor", "hooks.json"), JSON.stringify(mine));
+    const run = await runCli(["install-skill", "--agent", "cursor", "--json"], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { files: { action: string }[] }).files.map((f) => f.action)).toEqual(["updated", "written"]);
+    expect(hooksOf(dir)).toEqual({
+      version: 1,
+      hooks: {
+        sessionStart: [{ command: "./hooks/mine.sh" }, { command: "handoff hook" }],
+        afterFileEdit: [{ command: "npx prettier --write" }],
+        preCompact: [{ command: "handoff hook" }],
+        sessionEnd: [{ command: "handoff hook" }],
+      },
+      team: "kept",
+    });
+    const again = await runCli(["install-skill", "--agent", "cursor", "--json"], { cwd: dir, env });
+    expect((JSON.parse(again.stdout) as { files: { action: string }[] }).files.map((f) => f.action)).toEqual(["unchanged", "unchanged"]);
+  });
+
+  it("refuses a hooks.json it cannot add to (not JSON, another version) and writes nothing; a changed rule is kept unless --force", async () => {
+    for (const text of ["{torn", JSON.stringify({ version: 2, hooks: {} })]) {
+      const dir = project();
+      mkdirSync(join(dir, ".cursor"));
+      writeFileSync(join(dir, ".cursor", "hooks.json"), text);
+      const run = await runCli(["install-skill", "--agent", "cursor"], { cwd: dir, env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/hooks\.json (is not JSON|has version 2, not 1); not adding Handoff's hooks to it/);
+      expect(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8")).toBe(text);
+      expect(readdirSync(join(dir, ".cursor"))).toEqual(["hooks.json"]);
+    }
+    const dir = project();
+    await runCli(["install-skill", "--agent", "cursor"], { cwd: dir, env });
+    const rule = join(dir, ".cursor", "rules", "handoff.mdc");
+    writeFileSync(rule, "my rule\n");
+    const refused = await runCli(["install-skill", "--agent", "cursor"], { cwd: dir, env });
+    expect(refused.code).toBe(2);
+    expect(readFileSync(rule, "utf8")).toBe("my rule\n");
+    expect((await runCli(["install-skill", "--agent", "cursor", "--force"], { cwd: dir, env })).code).toBe(0);
+    expect(readFileSync(rule, "utf8").endsWith(agents)).toBe(true);
+  });
+
+  it("--dir D installs into that .cursor folder (~/.cursor: hooks for every project)", async () => {
+    const run = await runCli(["install-skill", "--agent", "cursor", "--dir", join(home, ".cursor"), "--json"], { cwd: base, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ agent: "cursor", dir: join(home, ".cursor") });
+    expect(hooksOf(home).hooks.preCompact).toEqual([{ command: "handoff hook" }]);
   });
 });

@@ -17,7 +17,7 @@ export const command = implement<typeof installSkillSpec>()({
   },
   human: (result) => ({
     out: result.files.map((file) => oneLine(`${file.action}: ${file.path}`)).join("\n"),
-    err: `${oneLine(`Installed the handoff skill for ${result.agent} in ${result.dir}.`)}\n${result.next}`,
+    err: `${oneLine(result.agent === "cursor" ? `Installed Handoff's hooks and rule for Cursor in ${result.dir}.` : `Installed the handoff skill for ${result.agent} in ${result.dir}.`)}\n${result.next}`,
   }),
   outcome: () => "ok",
 });

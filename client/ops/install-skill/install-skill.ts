@@ -4,19 +4,21 @@ import { fileURLToPath } from "node:url";
 import { HandoffError } from "../../../shared/errors.js";
 import type { Env } from "../../platform/env.js";
 import { createFile, osError, replaceFile } from "../../platform/fs.js";
+import { type InstalledFile, installCursor } from "./cursor.js";
 
 /**
  * `handoff install-skill`: copies the shipped skill folder (plugin/skills/handoff/) to where an agent
- * looks for skills. Nothing the user wrote is lost: a file that already exists with other
+ * looks for skills; for Cursor, which has no skills folder of its own here, writes its hooks and a
+ * rule instead (cursor.ts). Nothing the user wrote is lost: a file that already exists with other
  * contents is only replaced with --force, and then through a rename, never a partial write.
  */
 
-export const AGENTS = ["claude-code", "codex"] as const;
+export const AGENTS = ["claude-code", "codex", "cursor"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 export interface InstallSkillOptions {
   agent: AgentName;
-  /** The skills folder to install into; the skill lands in `<dir>/handoff/`. */
+  /** The skills folder to install into; the skill lands in `<dir>/handoff/` (Cursor: the `.cursor` folder). */
   dir?: string;
   force: boolean;
   env: Env;
@@ -26,10 +28,7 @@ export interface InstallSkillOptions {
   source?: string;
 }
 
-export interface InstalledFile {
-  path: string;
-  action: "written" | "replaced" | "unchanged";
-}
+export type { InstalledFile } from "./cursor.js";
 
 export interface InstallSkillResult {
   agent: AgentName;
@@ -41,7 +40,7 @@ export interface InstallSkillResult {
 }
 
 /** The default skills folder per agent: Claude Code's personal skills, Codex's $CODEX_HOME/skills. */
-export function defaultSkillsDir(agent: AgentName, env: Env, home: string): string {
+export function defaultSkillsDir(agent: Exclude<AgentName, "cursor">, env: Env, home: string): string {
   if (agent === "codex") return join(env.CODEX_HOME ?? join(home, ".codex"), "skills");
   return join(env.CLAUDE_CONFIG_DIR ?? join(home, ".claude"), "skills");
 }
@@ -93,8 +92,17 @@ function listFiles(root: string, dir = root): string[] {
 }
 
 export function installSkill(options: InstallSkillOptions): InstallSkillResult {
+  if (options.agent === "cursor") {
+    const installed = installCursor({ ...(options.dir === undefined ? {} : { dir: options.dir }), force: options.force, env: options.env, cwd: options.cwd }, fileURLToPath(import.meta.url));
+    return {
+      agent: "cursor",
+      ...installed,
+      next: `Cursor reads ${installed.dir}/hooks.json and its rules in new agent sessions (restart Cursor if hooks do not run); the MCP server goes in .cursor/mcp.json (docs/agents.md).`,
+    };
+  }
   const source = options.source ?? shippedSkillDir();
-  const skillsDir = options.dir === undefined ? defaultSkillsDir(options.agent, options.env, options.home) : resolve(options.cwd, options.dir);
+  const agent = options.agent;
+  const skillsDir = options.dir === undefined ? defaultSkillsDir(agent, options.env, options.home) : resolve(options.cwd, options.dir);
   const target = join(skillsDir, "handoff");
   const files = listFiles(source);
   refuseSymlinks(target, files);
@@ -129,11 +137,11 @@ export function installSkill(options: InstallSkillOptions): InstallSkillResult {
     }
   }
   return {
-    agent: options.agent,
+    agent,
     dir: target,
     files: plan.map(({ path, action }) => ({ path, action })),
     next:
-      options.agent === "codex"
+      agent === "codex"
         ? "Codex loads skills from this folder at start-up; restart it. For agents without skills, copy instructions/AGENTS.md from the Handoff repository into your AGENTS.md."
         : "Claude Code loads it in new sessions; invoke it with /handoff. The plugin (/plugin marketplace add, /plugin install handoff) also wires 'handoff mcp', 'handoff guard' and 'handoff hook'.",
   };
