@@ -109,6 +109,58 @@ describe("plugin manifests", () => {
   });
 });
 
+describe("the Gemini CLI extension (gemini/)", () => {
+  // Gemini CLI's own rules (google-gemini/gemini-cli docs/extensions/reference.md and
+  // docs/hooks/reference.md; packages/core/src/hooks/hookPlanner.ts): a hook's timeout is in
+  // milliseconds, a lifecycle matcher is compared with the whole trigger or source (so
+  // "startup|resume" matches neither), and an event name it does not know is skipped with a warning.
+  const EXT = "gemini";
+  const LIFECYCLE: Record<string, string[]> = {
+    PreCompress: ["auto", "manual"],
+    SessionStart: ["startup", "resume", "clear"],
+    SessionEnd: ["exit", "clear", "logout", "prompt_input_exit", "other"],
+  };
+  const files = (dir: string): string[] =>
+    readdirSync(join(repoRoot, dir), { recursive: true, encoding: "utf8" })
+      .filter((p) => statSync(join(repoRoot, dir, p)).isFile())
+      .sort();
+
+  it("holds only the manifest, the hooks and the skill: an install copies the folder whole", () => {
+    expect(readdirSync(join(repoRoot, EXT)).sort()).toEqual(["gemini-extension.json", "hooks", "skills"]);
+  });
+
+  it("the manifest: the package's name and version, and the MCP server", () => {
+    expect(json(`${EXT}/gemini-extension.json`)).toMatchObject({ name: "handoff", version: pkg.version, mcpServers: { handoff: { command: "handoff", args: ["mcp"] } } });
+  });
+
+  it("hooks: 'handoff hook' at PreCompress, SessionEnd and SessionStart, with exact matchers and timeouts in milliseconds", () => {
+    const hooks = json(`${EXT}/hooks/hooks.json`) as { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout: number; name: string }[] }[]> };
+    expect(Object.keys(hooks.hooks).sort()).toEqual(Object.keys(LIFECYCLE).sort());
+    for (const [event, groups] of Object.entries(hooks.hooks)) {
+      const matched = new Set<string>();
+      for (const group of groups) {
+        if (group.matcher !== undefined) {
+          expect(LIFECYCLE[event], `${event} matcher ${group.matcher}`).toContain(group.matcher);
+          matched.add(group.matcher);
+        } else LIFECYCLE[event]!.forEach((value) => matched.add(value));
+        for (const hook of group.hooks) {
+          expect(hook).toMatchObject({ type: "command", command: "handoff hook", name: "handoff-hook" });
+          // A second or two would read as seconds elsewhere; here it is milliseconds.
+          expect(hook.timeout, event).toBeGreaterThanOrEqual(3000);
+          expect(hook.timeout, event).toBeLessThanOrEqual(60_000);
+        }
+      }
+      // Every trigger or source Gemini CLI sends for the event is one the extension acts on.
+      expect([...matched].sort(), event).toEqual([...LIFECYCLE[event]!].sort());
+    }
+  });
+
+  it("the skill is the plugin's, byte for byte", () => {
+    expect(files(`${EXT}/skills/handoff`)).toEqual(files("plugin/skills/handoff"));
+    for (const file of files("plugin/skills/handoff")) expect(read(`${EXT}/skills/handoff/${file}`), file).toBe(read(`plugin/skills/handoff/${file}`));
+  });
+});
+
 describe("the skill", () => {
   it("has valid frontmatter: name matches its folder, a description that says when to use it", () => {
     const match = /^---\n([\s\S]*?)\n---\n/.exec(SKILL);
