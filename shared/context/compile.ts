@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { RECEIPT_STATUSES } from "../kernel/receipt.js";
 import { withoutForbiddenFiles } from "./diff.js";
-import { normalizeRepoPath } from "./selector-rules.js";
+import { normalizeRepoPath } from "../kernel/selector-rules.js";
 import { type ContextSelector, estimateTokens, type Piece, selectorProblem, selectorSummary } from "./selector.js";
 
 /**

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { en } from "zod/v4/locales";
-import { selectorIssues } from "./selector-rules.js";
+import { selectorIssues } from "../kernel/selector-rules.js";
 import type { SELECTION_OUTCOMES } from "../kernel/receipt.js";
 import { type ContextSelector, kernelSchemas } from "../kernel/schema.js";
 import { markdownHeadings, splitLines } from "../text/markdown.js";

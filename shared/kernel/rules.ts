@@ -1,6 +1,6 @@
 import type { JsonPathSegment } from "./json-path.js";
 import { type Report, type Rule, asArray, asRecord, asString, pyTruthy } from "./issues.js";
-import { selectorIssues } from "../context/selector-rules.js";
+import { selectorIssues } from "./selector-rules.js";
 import { checkRfc3339 } from "../time/timestamps.js";
 import { checkRepoPath } from "./checks.js";
 import type { NumberLiteral } from "./strict-json.js";

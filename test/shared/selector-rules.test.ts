@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { selectorProblem } from "../../shared/context/selector.js";
 import { validateKernelValue } from "../../shared/kernel/validate.js";
-import { normalizeRepoPath } from "../../shared/context/selector-rules.js";
+import { normalizeRepoPath } from "../../shared/kernel/selector-rules.js";
 
 // Every selector fixture goes to both `handoff validate` (the manifest rules) and `handoff context`
 // (selectorProblem, checked before anything is read): both must give the same verdict.

@@ -40,7 +40,7 @@ describe("resolveSelector: lines", () => {
   it.each<{ lines: string; expected: Expect }>([
     { lines: "2-3", expected: { outcome: "resolved", text: "line 2\nline 3" } },
     { lines: "1-1", expected: { outcome: "resolved", text: "line 1" } },
-    // One rule with validate: a range is exactly "A-B", no spaces (shared/context/selector-rules.ts).
+    // One rule with validate: a range is exactly "A-B", no spaces (shared/kernel/selector-rules.ts).
     { lines: " 9 - 10 ", expected: { outcome: "resolved", text: "line 9\nline 10" } },
     { lines: "8-30", expected: { outcome: "resolved", text: "line 8\nline 9\nline 10", note: "lines 8-30 requested, the file has 10 lines: clamped to 8-10" } },
     { lines: "11-12", expected: { outcome: "empty", text: "", note: "lines 11-12 requested, the file has 10 lines" } },

@@ -1,5 +1,5 @@
-import { checkGitDiff, checkRepoPath } from "../kernel/checks.js";
-import { pyTruthy } from "../kernel/issues.js";
+import { checkGitDiff, checkRepoPath } from "./checks.js";
+import { pyTruthy } from "./issues.js";
 
 /**
  * The rules of a kernel context selector, defined once, as kernel's reference judges them:
