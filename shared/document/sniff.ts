@@ -2,7 +2,12 @@ import { CE_CONTRACT } from "../ce/contract.js";
 import { scanFrontmatter } from "../ce/frontmatter-scan.js";
 import { parseStrictJson } from "../kernel/strict-json.js";
 import { startsLikeJson } from "./json-sniff.js";
-import type { SourceFormat } from "../orient/types.js";
+
+/**
+ * The formats a document is read as (a resume source, a published body, a file `show` prints);
+ * anything unrecognised is "markdown" or "text".
+ */
+export type SourceFormat = "ce-handoff/v1" | "kernel.handoff/v1" | "kernel.checkpoint/v1" | "markdown" | "text";
 
 /** What the envelope records about a document: its format, and when and under what title it was made. */
 export interface DocumentLabel {

@@ -1,5 +1,4 @@
-/** The formats a resume source is read as; anything unrecognised is "markdown" or "text". */
-export type SourceFormat = "ce-handoff/v1" | "kernel.handoff/v1" | "kernel.checkpoint/v1" | "markdown" | "text";
+import type { SourceFormat } from "../document/sniff.js";
 
 /**
  * A selected resume source after the client read and parsed what metadata it has.

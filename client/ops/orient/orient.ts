@@ -4,7 +4,8 @@ import { extractOrientation } from "../../../shared/orient/extract.js";
 import { explainSufficiency, judgeSource, type Verdict } from "../../../shared/orient/sufficiency.js";
 import { type AppliedRule, applyInvalidationRules } from "../../../shared/orient/invalidate.js";
 import { parseSource } from "../../../shared/orient/source.js";
-import type { Orientation, SourceFormat } from "../../../shared/orient/types.js";
+import type { SourceFormat } from "../../../shared/document/sniff.js";
+import type { Orientation } from "../../../shared/orient/types.js";
 import { observeCheckout, recordedState } from "./observe.js";
 import type { Env } from "../../platform/env.js";
 
