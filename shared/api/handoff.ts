@@ -1,6 +1,6 @@
 /** Response bodies about published handoffs: `/meta` and the team listing. */
 import * as z from "zod/mini";
-import { MAX_TEAM_CARD_CHARS } from "../document/size-limits.js";
+import { MAX_TEAM_CARD_CHARS } from "../crypto/team-card-shape.js";
 import { MAX_VIEWS_LIMIT, SCOPES } from "./publish.js";
 
 /** `GET /v1/handoffs/:id/meta`: what a reader may know before spending a view. */

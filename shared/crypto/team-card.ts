@@ -3,10 +3,9 @@ import * as z from "zod/mini";
 import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError } from "../errors.js";
 import { isHandoffId } from "../ids/handoff-id.js";
-import { MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_PAD_BYTES } from "../document/size-limits.js";
 import { KEY_LENGTH, parseShareKey } from "./key.js";
 import { MAX_INTRODUCTIONS, MEMBER_KEY_LENGTH, type MemberIdentity, type MemberKey, SIGNATURE_LENGTH, type SignerCheck, checkSigner, signBytes, verifyBytes } from "./member-key.js";
-import { CARD_PREFIX, CARD_SHAPE, sealedCardProblem } from "./team-card-shape.js";
+import { CARD_PREFIX, CARD_SHAPE, MAX_TEAM_CARD_PLAINTEXT_BYTES, TEAM_CARD_PAD_BYTES, sealedCardProblem } from "./team-card-shape.js";
 import { type TeamKey, parseTeamKey } from "./team-key.js";
 
 // A team entry's sealed card: what a teammate needs to find a handoff and open it, sealed with

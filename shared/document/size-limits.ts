@@ -1,8 +1,9 @@
 import { HEADER_V2_BYTES, MAX_META_BYTES, TAG_BYTES, paddedLength } from "../crypto/layout.js";
 
 /**
- * Every size limit a handoff meets, defined once. A handoff is a document a person could read in
- * one sitting: bodies, sources, manifests and scans are all capped at MAX_DOCUMENT_BYTES.
+ * Every size limit a handoff document meets, defined once. A handoff is a document a person could
+ * read in one sitting: bodies, sources, manifests and scans are all capped at MAX_DOCUMENT_BYTES.
+ * A team card's sizes belong to its sealed shape (crypto/team-card-shape.ts).
  *
  * @example
  * ```ts
@@ -39,26 +40,3 @@ export function maxPlaintextFor(serverLimit: number): number {
 
 /** What `publish` accepts locally for the default server. */
 export const MAX_PUBLISH_PLAINTEXT = Math.min(MAX_DOCUMENT_BYTES, maxPlaintextFor(DEFAULT_SERVER_BODY_LIMIT));
-
-/**
- * A team card's sealed plaintext (the card, the wrapped share key and the handoff id as JSON) is
- * padded to a multiple of this, so a card's size says little about its title's length.
- */
-export const TEAM_CARD_PAD_BYTES = 256;
-
-/** The largest padded card plaintext: a title, a summary, keywords and a few labels fit well within. */
-export const MAX_TEAM_CARD_PLAINTEXT_BYTES = 16 * TEAM_CARD_PAD_BYTES;
-
-/** Bytes a sealed card adds to its padded plaintext: HKDF salt (16), AES-GCM IV (12) and tag (16). */
-export const TEAM_CARD_OVERHEAD_BYTES = 16 + 12 + 16;
-
-/** `htc1.` + a 12-character key id + `.` before the base64url of the sealed bytes. */
-export const TEAM_CARD_PREFIX_CHARS = 5 + 12 + 1;
-
-/** Characters of a sealed card's text for a padded plaintext of `paddedBytes` (base64url, unpadded). */
-export function sealedCardChars(paddedBytes: number): number {
-  return TEAM_CARD_PREFIX_CHARS + Math.ceil(((paddedBytes + TEAM_CARD_OVERHEAD_BYTES) * 4) / 3);
-}
-
-/** The longest sealed card the server stores and a client accepts in a listing (5,538 characters). */
-export const MAX_TEAM_CARD_CHARS = sealedCardChars(MAX_TEAM_CARD_PLAINTEXT_BYTES);

@@ -5,7 +5,7 @@ import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { newShareKey } from "../../shared/crypto/key.js";
 import { sealTeamCard } from "../../shared/crypto/team-card.js";
 import { newTeamKey } from "../../shared/crypto/team-key.js";
-import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES } from "../../shared/document/size-limits.js";
+import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES } from "../../shared/crypto/team-card-shape.js";
 import { newHandoffId } from "../../shared/ids/tokens.js";
 import { call, createTeam, errorCode, publish, textOf } from "./helpers.js";
 

@@ -3,9 +3,8 @@ import { decodeBase64Url, encodeBase64Url } from "../../../shared/ids/base64url.
 import { encodeInvite, parseInvite } from "../../../shared/crypto/invite.js";
 import { newShareKey } from "../../../shared/crypto/key.js";
 import { openTeamCard, sealTeamCard } from "../../../shared/crypto/team-card.js";
-import { sealedCardProblem } from "../../../shared/crypto/team-card-shape.js";
+import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES, sealedCardProblem } from "../../../shared/crypto/team-card-shape.js";
 import { checkTeamKey, newTeamKey, parseTeamKey, teamKeyId } from "../../../shared/crypto/team-key.js";
-import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES } from "../../../shared/document/size-limits.js";
 import { cardFromDocument } from "../../../shared/team/card-from-document.js";
 import { newHandoffId, newToken } from "../../../shared/ids/tokens.js";
 
