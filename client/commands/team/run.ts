@@ -1,4 +1,4 @@
-import { MAX_INVITE_CHARS } from "../../../shared/crypto/invite.js";
+import { MAX_INVITE_CHARS } from "../../../shared/team/invite.js";
 import { signatureWords } from "../../../shared/crypto/member-key.js";
 import { HandoffError } from "../../../shared/errors.js";
 import { implement } from "../command.js";

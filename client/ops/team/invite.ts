@@ -1,4 +1,4 @@
-import { type Invite, encodeInvite } from "../../../shared/crypto/invite.js";
+import { type Invite, encodeInvite } from "../../../shared/team/invite.js";
 import { type MemberIdentity, memberNameProblem, newMemberIdentity } from "../../../shared/crypto/member-key.js";
 import { newTeamKey } from "../../../shared/crypto/team-key.js";
 import { HandoffError } from "../../../shared/errors.js";

@@ -1,4 +1,4 @@
-import { parseInvite } from "../../../shared/crypto/invite.js";
+import { parseInvite } from "../../../shared/team/invite.js";
 import { HandoffError, isHandoffError } from "../../../shared/errors.js";
 import type { ConfigLocation } from "../../lib/config.js";
 import { addToTeamRing, loadTeamRing } from "../../lib/team-ring.js";

@@ -1,4 +1,4 @@
-import { encodeInvite } from "../../../shared/crypto/invite.js";
+import { encodeInvite } from "../../../shared/team/invite.js";
 import { newTeamKey } from "../../../shared/crypto/team-key.js";
 import { HandoffError } from "../../../shared/errors.js";
 import type { ConfigLocation } from "../../lib/config.js";

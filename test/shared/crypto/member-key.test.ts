@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeInvite, parseInvite } from "../../../shared/crypto/invite.js";
+import { encodeInvite, parseInvite } from "../../../shared/team/invite.js";
 import { newShareKey } from "../../../shared/crypto/key.js";
 import { MAX_INTRODUCTIONS, type MemberIdentity, checkIdentity, checkSigner, newMemberIdentity, publicKeyOf, signBytes, signatureWords, verifyBytes } from "../../../shared/crypto/member-key.js";
 import { openTeamCard, sealCardContent, sealTeamCard } from "../../../shared/crypto/team-card.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeBase64Url, encodeBase64Url } from "../../../shared/ids/base64url.js";
-import { encodeInvite, parseInvite } from "../../../shared/crypto/invite.js";
+import { encodeInvite, parseInvite } from "../../../shared/team/invite.js";
 import { newShareKey } from "../../../shared/crypto/key.js";
 import { openTeamCard, sealTeamCard } from "../../../shared/crypto/team-card.js";
 import { MAX_TEAM_CARD_CHARS, TEAM_CARD_OVERHEAD_BYTES, TEAM_CARD_PAD_BYTES, sealedCardProblem } from "../../../shared/crypto/team-card-shape.js";

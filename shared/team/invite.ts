@@ -3,8 +3,8 @@ import { decodeBase64Url, encodeBase64Url } from "../ids/base64url.js";
 import { HandoffError, type Result, err, ok } from "../errors.js";
 import { normalizeServerUrl } from "../api/share-url.js";
 import { tokenKind } from "../ids/tokens.js";
-import { MAX_INTRODUCTIONS, MEMBER_KEY_LENGTH, type MemberIdentity, type MemberKey, SIGNATURE_LENGTH, checkIdentity, memberNameProblem } from "./member-key.js";
-import { TEAM_KEY_ID_LENGTH, TEAM_KEY_LENGTH, type TeamKey, checkTeamKey } from "./team-key.js";
+import { MAX_INTRODUCTIONS, MEMBER_KEY_LENGTH, type MemberIdentity, type MemberKey, SIGNATURE_LENGTH, checkIdentity, memberNameProblem } from "../crypto/member-key.js";
+import { TEAM_KEY_ID_LENGTH, TEAM_KEY_LENGTH, type TeamKey, checkTeamKey } from "../crypto/team-key.js";
 
 // A team invite: one string that carries what joining a team needs, bound to its server: the
 // team token (authentication, optional in a keys-only invite after a rotation), the team key
