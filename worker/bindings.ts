@@ -4,7 +4,8 @@ import type { HandoffRegistry } from "./durable/handoff-registry.js";
 
 /**
  * What wrangler.toml binds. Limits are strings because that is how [vars] and `--var` arrive;
- * worker/config.ts parses them once per env.
+ * worker/config.ts parses them once per env. The Durable Objects get this type as Cloudflare.Env
+ * (worker/env.d.ts) and never import this file: it names them, they do not name it back.
  */
 export interface Bindings {
   BODIES: R2Bucket;

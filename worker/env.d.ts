@@ -1,4 +1,6 @@
-// Types the test harness's `env` and `exports` (from "cloudflare:workers") with our bindings.
+// Makes Cloudflare.Env our Bindings: the env a Durable Object gets (`DurableObject`'s default, so
+// worker/durable/ never imports bindings.ts, which names its classes) and the test harness's `env`
+// and `exports` (from "cloudflare:workers").
 import type { Bindings } from "./index";
 
 declare global {

@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import { constantTimeEqual } from "../../shared/ids/tokens.js";
-import type { Bindings } from "../bindings.js";
 import { deleteBody } from "../storage/bodies-r2.js";
 import { deleteExpiryMarker } from "../storage/expiry-index.js";
 import { teamFor } from "../storage/durable-objects.js";
@@ -37,7 +36,9 @@ export type ReclaimOutcome = { outcome: "live" } | { outcome: "reclaimed" } | { 
  * team entry go (`purge`); `RECLAIM_GRACE_MS` later the expiry marker and every byte of this
  * object's own storage go (`deleteAll`), so a handoff costs nothing once it is over.
  */
-export class HandoffAccess extends DurableObject<Bindings> {
+// `this.env` is Cloudflare.Env, the platform's name for the worker's env (worker/env.d.ts makes it
+// Bindings): this file never imports worker/bindings.ts, which names this class.
+export class HandoffAccess extends DurableObject {
   private state(): AccessState | undefined {
     return this.ctx.storage.kv.get<AccessState>(ACCESS_STATE_KEY);
   }

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../bindings.js";
+import { type CardRecord, type CredentialRecord, REGISTRY_RECORD_VERSION, type TeamRecord } from "../storage/registry-records.js";
 
 /**
  * Credentials and teams, sharded: no instance serves everyone. Each instance holds one record,
@@ -14,41 +14,15 @@ import type { Bindings } from "../bindings.js";
  *   every card in one strongly consistent call.
  *
  * Operator listings do not ask these objects: they read the KV index (worker/storage/operator-index.ts).
- * Storage format v2 (docs/storage.md); v1 was one instance, `registry-v1`, that no path reads now.
+ * Storage format v2 (its records: worker/storage/registry-records.ts; docs/storage.md); v1 was one instance, `registry-v1`, that no path reads now.
  */
 
-export const REGISTRY_RECORD_VERSION = 2;
 const CREDENTIAL_KEY = "cred";
 const TEAM_KEY = "team";
 const CARD_PREFIX = "card:";
 
-/** One team entry's sealed card (docs/storage.md, "The team card"); kept until the entry expires or is purged. */
-export interface CardRecord {
-  v: 1;
-  /** `htc1.<key id>.<base64url>`: sealed with the team key, which the server never has. */
-  card: string;
-  expires_at: number;
-}
-
-export interface CredentialRecord {
-  v: typeof REGISTRY_RECORD_VERSION;
-  kind: "team" | "publish";
-  /** The team a team token belongs to; null for a publish token. */
-  team: string | null;
-  created_at: number;
-  /** Set by the operator's revoke; a revoked credential resolves to nothing. */
-  revoked_at: number | null;
-}
-
-export interface TeamRecord {
-  v: typeof REGISTRY_RECORD_VERSION;
-  name: string;
-  created_at: number;
-  /** Live (unrevoked) tokens of the team. */
-  tokens: number;
-}
-
-export class HandoffRegistry extends DurableObject<Bindings> {
+// It reads no binding. Like HandoffAccess it never imports worker/bindings.ts, which names it.
+export class HandoffRegistry extends DurableObject {
   private get kv() {
     return this.ctx.storage.kv;
   }

@@ -3,12 +3,13 @@ import { HandoffError } from "../../shared/errors.js";
 import { isHandoffId } from "../../shared/ids/handoff-id.js";
 import type { AppContext } from "../bindings.js";
 import { type OwnerDecision, PASSPHRASE_LOCK_AFTER, PASSPHRASE_SLOW_AFTER } from "../durable/access-state.js";
+import type { HandoffAccess } from "../durable/handoff-access.js";
 import { ownerTokenHash } from "../http/auth.js";
 import { accessFor } from "../storage/durable-objects.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type OwnerCall = (access: ReturnType<typeof accessFor>, ownerHash: string) => Promise<OwnerDecision>;
+type OwnerCall = (access: DurableObjectStub<HandoffAccess>, ownerHash: string) => Promise<OwnerDecision>;
 
 /** Runs an owner-only call on the link `:id` and answers with its view log; any other credential is 403. */
 async function asOwner(c: AppContext, act: OwnerCall): Promise<Response> {

@@ -4,7 +4,7 @@
  * no request path reads it, so it never decides anything and may lag them (KV is eventually
  * consistent). Keys hold token hashes only, never a token.
  */
-import type { CredentialRecord, TeamRecord } from "../durable/handoff-registry.js";
+import type { CredentialRecord, TeamRecord } from "./registry-records.js";
 
 export const OPERATOR_TEAM_PREFIX = "v1:op:team:";
 export const OPERATOR_TOKEN_PREFIX = "v1:op:token:";
