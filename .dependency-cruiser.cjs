@@ -1,7 +1,9 @@
 /**
  * The layers, checked by `npm run lint` (part of `npm test`); docs/architecture.md says why.
  * client/: cli/, mcp/, hook/ (front ends) -> commands/ -> ops/ -> lib/ -> platform/ -> shared/.
+ * worker/: index.ts -> app.ts (routes), sweep.ts -> handlers/ -> http/, page/ -> durable/ -> storage/.
  * Imports only point down; type-only and dynamic imports count like any other.
+ * test/client/layer-rules.test.ts plants a violation of each worker and folder rule and checks it fails.
  */
 /** The client's layers, top to bottom, with what each one may not reach: every layer above it. */
 const LAYERS = [
@@ -20,6 +22,40 @@ function layerRules() {
     severity: "error",
     from: { path: `^client/(${layer.folders})/` },
     to: { path: `^client/(${LAYERS.slice(0, i + 1).map((above) => above.folders).join("|")})/` },
+  }));
+}
+
+/**
+ * The worker's layers, top to bottom, as path patterns under worker/ (a folder ends in "/", a file
+ * in "$"). bindings.ts and config.ts (the env and its parsed limits) sit with the request plumbing:
+ * a handler and a middleware read them, a Durable Object and a storage module never do.
+ */
+const WORKER_LAYERS = [
+  { name: "worker-entry", paths: ["index\\.ts$", "env\\.d\\.ts$", "bench/"] },
+  { name: "worker-routes", paths: ["app\\.ts$", "sweep\\.ts$"], why: "app.ts routes requests and sweep.ts the cron: only the entry (index.ts) reaches them" },
+  { name: "worker-handlers", paths: ["handlers/"], why: "a handler answers one route: only the routes reach it, and it never reaches them or the entry" },
+  {
+    name: "worker-http",
+    paths: ["http/", "page/", "bindings\\.ts$", "config\\.ts$"],
+    why: "http/ (auth, bodies, errors, limits), page/ and the env serve the handlers: they know no handler or route",
+  },
+  {
+    name: "worker-durable",
+    paths: ["durable/"],
+    why: "a Durable Object decides for one handoff, credential or team: it knows no request and no bindings.ts (which names it; its env is Cloudflare.Env)",
+  },
+  { name: "worker-storage", paths: ["storage/"], why: "storage/ is one module per binding role and the formats stored: it imports nothing else of the worker" },
+];
+const workerPaths = (layers) => `^worker/(${layers.flatMap((layer) => layer.paths).join("|")})`;
+
+/** One rule per worker layer below the entry: no import points up. */
+function workerLayerRules() {
+  return WORKER_LAYERS.slice(1).map((layer, i) => ({
+    name: `${layer.name}-imports-only-down`,
+    comment: layer.why,
+    severity: "error",
+    from: { path: workerPaths([layer]) },
+    to: { path: workerPaths(WORKER_LAYERS.slice(0, i + 1)) },
   }));
 }
 module.exports = {
@@ -47,7 +83,15 @@ module.exports = {
       from: { path: "^shared/[^/]+\\.ts$", pathNot: "^shared/errors\\.ts$" },
       to: {},
     },
+    {
+      name: "worker-files-live-in-a-layer",
+      comment: "Every worker file is in one of the worker's layers (WORKER_LAYERS): a new folder or loose file gets its place there first.",
+      severity: "error",
+      from: { path: "^worker/", pathNot: workerPaths(WORKER_LAYERS) },
+      to: {},
+    },
     ...layerRules(),
+    ...workerLayerRules(),
     {
       name: "no-op-imports-another",
       comment: "Each ops/<task>/ is one user task; what two tasks share moves down to lib/.",
@@ -85,17 +129,19 @@ module.exports = {
     },
     {
       name: "no-circular",
-      comment: "No cycle at all in client/ and shared/, counting type-only and dynamic (lazy) imports.",
+      comment: "No cycle at all in client/, shared/ and worker/, counting type-only and dynamic (lazy) imports.",
       severity: "error",
-      from: { path: "^(client|shared)/" },
+      from: { path: "^(client|shared|worker)/" },
       to: { circular: true },
     },
     {
-      name: "no-circular-at-load",
-      comment: "The worker's bindings name its Durable Object classes by type, and they name the bindings: type-only, never a load-time cycle.",
+      name: "no-folder-cycle",
+      comment:
+        "No two folders import each other, even through different files (shared/api and shared/crypto did): a concept both need lives in the lower one.",
       severity: "error",
-      from: { path: "^worker/" },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+      scope: "folder",
+      from: { path: "^(client|shared|worker)/" },
+      to: { circular: true },
     },
   ],
   options: {
