@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "./bindings.js";
 import { addPublishToken, addTeamToken, createTeam, listTeams, listTokens, revokeToken } from "./handlers/admin.js";
 import { health } from "./handlers/health.js";
+import { landing } from "./handlers/landing.js";
 import { publishHandoff } from "./handlers/publish.js";
 import { readHandoff, readHandoffMeta } from "./handlers/read.js";
 import { revokeHandoff } from "./handlers/revoke.js";
@@ -24,6 +25,7 @@ export function createApp(): Hono<AppEnv> {
   // read limiter.
   const write = rateLimited("PUBLISH_LIMITER");
   const read = rateLimited("READ_LIMITER");
+  app.get("/", landing);
   app.get("/healthz", health);
   app.post("/v1/handoffs", write, publishHandoff);
   app.get("/v1/handoffs/:id", read, readHandoff);

@@ -1,7 +1,9 @@
+import { encodeBase64Url } from "../../shared/ids/base64url.js";
+
 /**
- * The share page's one stylesheet, inline and allowed by its hash in the CSP (share-page.ts). Light
- * and dark follow the reader's `prefers-color-scheme`; the colours meet WCAG AA contrast in both.
- * One column that fits 360 px and caps its line length on a desktop.
+ * The pages' one stylesheet (the share page and the landing page), inline and allowed by its hash
+ * in each page's CSP. Light and dark follow the reader's `prefers-color-scheme`; the colours meet
+ * WCAG AA contrast in both. One column that fits 320 px and caps its line length on a desktop.
  */
 export const PAGE_STYLE = [
   ":root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--muted:#595959;--card:#f6f7f9;--line:#d5d8dd;--code:#f0f1f3;--link:#0b57d0;",
@@ -18,7 +20,7 @@ export const PAGE_STYLE = [
   ":focus-visible{outline:3px solid var(--focus);outline-offset:2px}",
   "code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}",
   "pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem;white-space:pre-wrap;overflow-wrap:anywhere}",
-  ":not(pre)>code{background:var(--code);border-radius:4px;padding:.1em .3em}",
+  ":not(pre)>code{background:var(--code);border-radius:4px;padding:.1em .3em}code.cmd{white-space:nowrap}",
   "dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dt{font-weight:600;color:var(--muted)}dd{margin:0;min-width:0}",
   "@media (max-width:30rem){dl{grid-template-columns:1fr}dd{margin-bottom:.4rem}}",
   // The link's four facts stay two columns on a phone, so Open is on the first screen.
@@ -38,3 +40,14 @@ export const PAGE_STYLE = [
   ".align-center{text-align:center}.align-right{text-align:right}",
   ".foot{color:var(--muted);font-size:.9rem;padding-bottom:2rem}",
 ].join("");
+
+let hash: Promise<string> | undefined;
+
+/** The CSP source that allows PAGE_STYLE inline (`'sha256-…'`), computed once per isolate. */
+export function pageStyleSource(): Promise<string> {
+  hash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE)).then((digest) => {
+    const base64 = encodeBase64Url(new Uint8Array(digest)).replace(/-/g, "+").replace(/_/g, "/");
+    return `'sha256-${base64}='`;
+  });
+  return hash;
+}

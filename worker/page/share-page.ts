@@ -4,35 +4,19 @@
  * which never reaches this server, fetches the metadata, and spends a view only when the visitor
  * presses "Open". Without JavaScript the page still says how to open the link with the CLI.
  */
-import { encodeBase64Url } from "../../shared/ids/base64url.js";
 import { DEFAULT_CSP } from "../http/security-headers.js";
-import { PAGE_STYLE } from "./page-style.js";
+import { escapeHtml, pageStart } from "./html.js";
+import { pageStyleSource } from "./page-style.js";
 import { pageId } from "./page-ids.js";
 /** The reader's file in the static assets (dist/public), and where the page loads it from. */
 export const READER_ASSET = "reader.js";
 export const READER_ASSET_PATH = `/h/assets/${READER_ASSET}`;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
 /** The page for share link `id` (already checked to be a well-formed id). */
 export function sharePageHtml(id: string): string {
   const safeId = escapeHtml(id);
   const i = pageId;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>Handoff share link</title>
-<style>${PAGE_STYLE}</style>
-<script src="${READER_ASSET_PATH}" defer></script>
-</head>
-<body>
-<header class="site"><p class="brand">Handoff</p></header>
-<main>
-<h1 id="${i("heading")}" tabindex="-1">A shared handoff</h1>
+  return `${pageStart("Handoff share link", `<script src="${READER_ASSET_PATH}" defer></script>\n`)}<h1 id="${i("heading")}" tabindex="-1">A shared handoff</h1>
 <p id="${i("status")}" role="status" aria-live="polite"></p>
 <div id="${i("problem")}" class="problem" role="alert" hidden><p id="${i("problemWhat")}"></p><p id="${i("problemTodo")}"></p></div>
 <section id="${i("meta")}" aria-labelledby="meta-title" hidden>
@@ -94,18 +78,17 @@ let policy: Promise<string> | undefined;
  * page's inline style by hash, nothing else. Computed once per isolate.
  */
 export function sharePageCsp(): Promise<string> {
-  policy ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE)).then((digest) => {
-    const hash = encodeBase64Url(new Uint8Array(digest)).replace(/-/g, "+").replace(/_/g, "/");
-    return [
+  policy ??= pageStyleSource().then((style) =>
+    [
       DEFAULT_CSP,
       "script-src 'self'",
       "connect-src 'self'",
-      `style-src 'sha256-${hash}='`,
+      `style-src ${style}`,
       "img-src 'none'",
       // The reader builds the handoff's DOM node by node; no string may ever reach an HTML sink.
       "require-trusted-types-for 'script'",
       "trusted-types 'none'",
-    ].join("; ");
-  });
+    ].join("; "),
+  );
   return policy;
 }
