@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { handoffView } from "../../worker/page/reader/handoff-view.js";
 import { safeHref } from "../../worker/page/reader/safe-href.js";
-import { instantWords } from "../../worker/page/reader/words.js";
+import { instantWords, scopeWords } from "../../worker/page/reader/words.js";
 import { CE_HANDOFF, HEAD, MANIFEST } from "./reader-fixtures.js";
 
 const PAGE = "https://handoff.example/h/q3Jf0wS5b1mCq2o9X0aZ4w#key";
@@ -109,5 +109,16 @@ describe("instantWords, the page's one date format", () => {
 
   it("is undefined for what is not a timestamp", () => {
     expect(instantWords("last Tuesday")).toBeUndefined();
+  });
+});
+
+describe("who may open a link", () => {
+  it.each([
+    [{ scope: "link" }, "anyone with the full link"],
+    [{ scope: "link", passphrase: true }, "anyone with the full link and its passphrase"],
+    [{ scope: "team" }, "members of the sender's team, with the Handoff CLI"],
+    [{ scope: "team", passphrase: true }, "members of the sender's team, with the Handoff CLI and the link's passphrase"],
+  ] as const)("%j: %s", (meta, words) => {
+    expect(scopeWords(meta)).toBe(words);
   });
 });

@@ -54,6 +54,17 @@ describe("GET /h/:id", () => {
   });
 });
 
+describe("GET /h/:id, the server-rendered page", () => {
+  it("labels the passphrase field visibly, tied to it by for/id, with the explanation as its description", async () => {
+    const html = await (await call("/h/AAAAAAAAAAAAAAAAAAAAAA")).text();
+    expect(html).toContain('<label class="field-label" for="passphrase">Passphrase</label>');
+    const input = /<input [^>]*id="passphrase"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(input).toContain('type="password"');
+    expect(input).toContain('aria-describedby="passphrase-help"');
+    expect(html).toMatch(/<p id="passphrase-help">This link also needs a passphrase/);
+  });
+});
+
 describe("GET /h/assets/:file", () => {
   it("serves the reader bundle (from the static assets) as JavaScript with the strict headers", async () => {
     const res = await call(ASSET_PATH);

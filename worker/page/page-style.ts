@@ -29,6 +29,8 @@ export const PAGE_STYLE = [
   "button.primary{background:var(--accent);color:var(--accent-fg)}button:disabled{opacity:.6;cursor:default}",
   "input{font:inherit;padding:.5rem;border:1px solid var(--line);border-radius:6px;background:transparent;color:var(--fg);min-height:2.75rem;min-width:0;flex:1 1 12rem}",
   ".actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 .25rem}",
+  // A field's visible label sits right above it.
+  ".field-label{display:block;font-weight:600;margin-top:1rem}.field-label+.actions{margin-top:.25rem}",
   ".card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:.75rem 0}",
   ".summary{font-size:1.1rem;margin:.25rem 0 .75rem}.kicker{margin:0 0 .25rem;color:var(--muted);font-size:.9rem}",
   ".keywords{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;margin:0;padding:0}",

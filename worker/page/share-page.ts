@@ -29,8 +29,9 @@ export function sharePageHtml(id: string): string {
 </dl>
 <p><button type="button" class="primary" id="${i("open")}" hidden>Open (spends one view)</button></p>
 <form id="${i("passphraseForm")}" hidden>
-<p><label for="${i("passphrase")}">This link also needs a passphrase, which the sender gives you apart from the link. A wrong one spends no view.</label></p>
-<p class="actions"><input type="password" id="${i("passphrase")}" autocomplete="off" spellcheck="false" maxlength="1024" required> <button type="submit" class="primary">Open (spends one view)</button></p>
+<p id="passphrase-help">This link also needs a passphrase, which the sender gives you apart from the link. A wrong one spends no view.</p>
+<label class="field-label" for="${i("passphrase")}">Passphrase</label>
+<p class="actions"><input type="password" id="${i("passphrase")}" aria-describedby="passphrase-help" autocomplete="off" spellcheck="false" maxlength="1024" required> <button type="submit" class="primary">Open (spends one view)</button></p>
 <p id="${i("passphraseStatus")}" role="status" aria-live="polite"></p>
 </form>
 </section>

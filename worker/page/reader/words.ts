@@ -146,8 +146,23 @@ export function metaWords(meta: HandoffMeta): { views: string; size: string; sco
   return {
     views: viewsWords(meta),
     size: sizeWords(meta.size),
-    scope: meta.scope === "team" ? "members of the sender's team" : "anyone with the full link",
+    scope: scopeWords(meta),
   };
+}
+
+/**
+ * Who may open the link: what the server checks (a team token, a read token only the passphrase
+ * gives) besides the key in the full link.
+ *
+ * @example
+ * ```ts
+ * scopeWords({ scope: "link", passphrase: true }) // "anyone with the full link and its passphrase"
+ * ```
+ */
+export function scopeWords(meta: Pick<HandoffMeta, "scope" | "passphrase">): string {
+  const passphrase = meta.passphrase === true;
+  if (meta.scope === "team") return `members of the sender's team, with the Handoff CLI${passphrase ? " and the link's passphrase" : ""}`;
+  return passphrase ? "anyone with the full link and its passphrase" : "anyone with the full link";
 }
 
 /** "1 of 2", or "unlimited until it expires". */
