@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { handoffView } from "../../worker/page/reader/handoff-view.js";
 import { safeHref } from "../../worker/page/reader/safe-href.js";
+import { resumeWords } from "../../worker/page/resume-words.js";
 import { instantWords, scopeWords } from "../../worker/page/reader/words.js";
 import { CE_HANDOFF, HEAD, MANIFEST } from "./reader-fixtures.js";
 
@@ -64,6 +65,18 @@ describe("handoffView", () => {
     expect(handoffView("# Just notes\n", "n.md")).toEqual({ kind: "markdown", card: { keywords: [] }, markdown: "# Just notes\n" });
   });
 
+  it("leaves a kernel manifest's own Resume section out (the page has one resume command) and keeps the rest", () => {
+    const manifest = JSON.parse(MANIFEST) as { resume: { prompt: string } };
+    manifest.resume.prompt = "handoff resume '_meta/handoffs/x.json'\n## Not a heading";
+    const view = handoffView(JSON.stringify(manifest), "m.json");
+    expect(view.kind).toBe("kernel");
+    expect(view.markdown).not.toContain("## Resume");
+    expect(view.markdown).not.toContain("handoff resume");
+    expect(view.markdown).not.toContain("Not a heading");
+    expect(view.markdown).toContain("## Outputs");
+    expect(view.markdown).toContain("## Warnings");
+  });
+
   it("lays a kernel manifest out as its sections under the NOT AUTHORITATIVE notice", () => {
     const view = handoffView(MANIFEST, "m.json");
     expect(view.kind).toBe("kernel");
@@ -120,5 +133,15 @@ describe("who may open a link", () => {
     [{ scope: "team", passphrase: true }, "members of the sender's team, with the Handoff CLI and the link's passphrase"],
   ] as const)("%j: %s", (meta, words) => {
     expect(scopeWords(meta)).toBe(words);
+  });
+});
+
+describe("a link's one resume command", () => {
+  it("gives a team link the teammate's command and every other link the paste prompt", () => {
+    const id = "q3Jf0wS5b1mCq2o9X0aZ4w";
+    expect(resumeWords("team", id).command).toBe(`handoff resume --team ${id}`);
+    expect(resumeWords("link", id).command).toBe("handoff resume --paste");
+    expect(resumeWords("passphrase", id).command).toBe("handoff resume --paste");
+    expect(resumeWords("passphrase", id).how).toContain("passphrase");
   });
 });

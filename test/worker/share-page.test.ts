@@ -2,6 +2,7 @@
 // a browser is tested in test/browser/; here: headers, CSP, routing, and that neither costs a view.
 import { describe, expect, it } from "vitest";
 import { handoffMetaSchema } from "../../shared/api/handoff.js";
+import { resumeWords } from "../../worker/page/resume-words.js";
 import { READER_ASSET_PATH } from "../../worker/page/share-page.js";
 import { call, errorCode, expectSecurityHeaders, publish } from "./helpers.js";
 
@@ -55,6 +56,16 @@ describe("GET /h/:id", () => {
 });
 
 describe("GET /h/:id, the server-rendered page", () => {
+  it("has one title, one h1 and one resume command, the one that works without JavaScript", async () => {
+    const { id } = await publish("x", "max_views=1");
+    const html = await (await call(`/h/${id}`)).text();
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/<h1\b/g)).toHaveLength(1);
+    expect(html.match(/handoff resume/g)).toEqual(["handoff resume"]);
+    expect(html).toContain(`<pre id="resume">${resumeWords("link", id).command}</pre>`);
+    expect(html).toContain(`<p id="cliHow">${resumeWords("link", id).how}</p>`);
+  });
+
   it("labels the passphrase field visibly, tied to it by for/id, with the explanation as its description", async () => {
     const html = await (await call("/h/AAAAAAAAAAAAAAAAAAAAAA")).text();
     expect(html).toContain('<label class="field-label" for="passphrase">Passphrase</label>');

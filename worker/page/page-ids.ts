@@ -37,6 +37,7 @@ export const PAGE_IDS = [
   "rendered",
   "source",
   "cli",
+  "cliHow",
   "resume",
 ] as const;
 

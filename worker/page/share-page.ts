@@ -8,6 +8,7 @@ import { DEFAULT_CSP } from "../http/security-headers.js";
 import { escapeHtml, pageStart } from "./html.js";
 import { pageStyleSource } from "./page-style.js";
 import { pageId } from "./page-ids.js";
+import { resumeWords } from "./resume-words.js";
 /** The reader's file in the static assets (dist/public), and where the page loads it from. */
 export const READER_ASSET = "reader.js";
 export const READER_ASSET_PATH = `/h/assets/${READER_ASSET}`;
@@ -16,6 +17,8 @@ export const READER_ASSET_PATH = `/h/assets/${READER_ASSET}`;
 export function sharePageHtml(id: string): string {
   const safeId = escapeHtml(id);
   const i = pageId;
+  // The plain link's command until the reader knows better: without JavaScript, it is the one shown.
+  const resume = resumeWords("link", id);
   return `${pageStart("Handoff share link", `<script src="${READER_ASSET_PATH}" defer></script>\n`)}<h1 id="${i("heading")}" tabindex="-1">A shared handoff</h1>
 <p id="${i("status")}" role="status" aria-live="polite"></p>
 <div id="${i("problem")}" class="problem" role="alert" hidden><p id="${i("problemWhat")}"></p><p id="${i("problemTodo")}"></p></div>
@@ -62,8 +65,8 @@ export function sharePageHtml(id: string): string {
 </article>
 <section id="${i("cli")}" aria-labelledby="cli-title">
 <h2 id="cli-title">Resume it with the CLI</h2>
-<p>Run this, then paste the <strong>full link, including everything after <code>#</code></strong>, at its prompt (it is not shown, and never lands in your shell history). Opening it there counts one view too.</p>
-<pre id="${i("resume")}">handoff resume --paste</pre>
+<p id="${i("cliHow")}">${escapeHtml(resume.how)}</p>
+<pre id="${i("resume")}">${escapeHtml(resume.command)}</pre>
 </section>
 </main>
 <footer class="foot"><p>The link may be limited in time, in views, or to a team, and its owner can revoke it. Treat it as a secret: whoever holds it can read the handoff until its limits run out. Do not pass it through a URL shortener or a chat that unfurls links.</p></footer>

@@ -6,6 +6,7 @@ import type { KernelHandoff } from "../../../shared/kernel/schema.js";
 import { renderKernelMarkdown } from "../../../shared/kernel/render.js";
 import { KERNEL_HANDOFF_SCHEMA_ID } from "../../../shared/kernel/sections.js";
 import { parseStrictJson } from "../../../shared/kernel/strict-json.js";
+import { markdownHeadings } from "../../../shared/text/markdown.js";
 
 export interface HeaderCard {
   title?: string;
@@ -67,7 +68,7 @@ function kernelView(manifest: Record<string, unknown>, fileName: string): Handof
   } catch {
     return undefined;
   }
-  const [title = "", , text = "", ...rest] = markdown.split("\n");
+  const [title = "", , text = "", ...rest] = withoutResumeSection(markdown).split("\n");
   const identity = field(manifest, "identity");
   const provenance = field(manifest, "provenance");
   return {
@@ -83,6 +84,23 @@ function kernelView(manifest: Record<string, unknown>, fileName: string): Handof
     notice: { title: title.replace(/^#\s*/, ""), text },
     markdown: rest.join("\n"),
   };
+}
+
+/**
+ * The rendering without its "Resume" section. The manifest's resume prompt is for the sender's
+ * agent in the sender's checkout (a path there, or a slash command); on a share page it would be a
+ * second resume command beside the page's own, which is the one that works for this link. The
+ * prompt is still in View source and in the downloaded JSON, and resuming through the page's
+ * command hands it to the next agent.
+ */
+function withoutResumeSection(markdown: string): string {
+  const lines = markdown.split("\n");
+  const headings = markdownHeadings(lines);
+  const at = headings.findIndex((h) => h.level === 2 && h.text === "Resume");
+  const section = headings[at];
+  if (section === undefined) return markdown;
+  const end = headings.slice(at + 1).find((h) => h.level <= 2)?.line ?? lines.length;
+  return [...lines.slice(0, section.line), ...lines.slice(end)].join("\n");
 }
 
 /**

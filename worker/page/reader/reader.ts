@@ -4,7 +4,6 @@
 // only as text nodes and elements built one by one (document-dom.ts), never parsed as HTML.
 import { errorBodySchema } from "../../../shared/api/error.js";
 import { type HandoffMeta, handoffMetaSchema } from "../../../shared/api/handoff.js";
-import { SHARE_RESUME_COMMAND } from "../../../shared/ce/resume-command.js";
 import { readPayload } from "../../../shared/crypto/payload.js";
 import { type EnvelopeMeta, openHandoff } from "../../../shared/crypto/envelope.js";
 import { parseShareKey } from "../../../shared/crypto/key.js";
@@ -13,6 +12,7 @@ import { READ_TOKEN_HEADER, deriveReadToken } from "../../../shared/crypto/read-
 import { type Result, err, isHandoffError, ok } from "../../../shared/errors.js";
 import { config } from "zod/mini";
 import { PAGE_IDS } from "../page-ids.js";
+import { type LinkKind, linkKindOf, resumeWords } from "../resume-words.js";
 import { type Page, showDocument, showLinkFacts } from "./document-dom.js";
 import { type OpenedCopy, forgetOpened, keepOpened, openedCopy } from "./opened-copy.js";
 import { timeNode } from "./time-dom.js";
@@ -101,6 +101,14 @@ interface Link {
   api: string;
   key: string;
   resume: string;
+}
+
+/** The page's one resume command (and what Copy resume command copies), for the kind of link this is. */
+function showResume(page: Page, link: Link, kind: LinkKind): void {
+  const words = resumeWords(kind, link.id);
+  link.resume = words.command;
+  page.resume.textContent = words.command;
+  page.cliHow.textContent = words.how;
 }
 
 const KEPT_WORDS = "This tab keeps it, still encrypted, until you close the tab or press Forget this copy.";
@@ -229,25 +237,27 @@ function askPassphrase(page: Page, link: Link, meta: HandoffMeta, kept?: OpenedC
 async function main(): Promise<void> {
   const page = findPage();
   // Taken once: a link inside the handoff to "#section" would change location.hash later.
-  const resume = SHARE_RESUME_COMMAND;
   const key = location.hash.slice(1);
-  page.resume.textContent = resume;
   // The worker serves this page only at a well-formed /h/<id>; the API sits beside it.
   const id = location.pathname.slice(location.pathname.lastIndexOf("/") + 1);
-  const link: Link = { id, api: location.pathname.replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1"), key, resume };
+  const link: Link = { id, api: location.pathname.replace(/\/h\/([^/]+)$/, "/v1/handoffs/$1"), key, resume: resumeWords("link", id).command };
   say(page, "Checking the link…");
   const meta = await fetchMeta(link.api);
   const kept = openedCopy(id);
   if (!meta.ok) {
     // This tab may have spent the last view: used up for everyone else, not for the copy it kept.
     if (kept !== undefined && meta.error === "exhausted" && Date.parse(kept.link.expires_at) > Date.now() && parseShareKey(key).ok) {
+      showResume(page, link, linkKindOf(kept.link));
       showMeta(page, kept.link);
       return reopen(page, link, kept, kept.link);
     }
     // Expired, revoked or gone: the sender's limits hold for this tab's copy too.
     if (meta.error === "expired" || meta.error === "revoked" || meta.error === "not_found" || meta.error === "exhausted") forgetOpened(id);
+    // A team link refuses its metadata to a browser: the team's own command opens it.
+    if (meta.error === "team") showResume(page, link, "team");
     return showState(page, meta.error);
   }
+  showResume(page, link, linkKindOf(meta.value));
   showMeta(page, meta.value);
   if (key === "") return showState(page, "missing_key", true);
   // A damaged key is caught here, before it could cost a view.

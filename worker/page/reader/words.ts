@@ -85,7 +85,7 @@ export const STATE_WORDS: Record<PageState, StateWords> = {
   team: {
     title: "This link is limited to a team",
     what: "Only members of the sender's team may open it, and this page cannot send a team token.",
-    todo: "Open it with the Handoff CLI and your team token (below), or ask the sender for a link anyone may open.",
+    todo: "Open it with the Handoff CLI on a machine that joined the team (below), or ask the sender for a link anyone may open.",
     cli: true,
   },
   rate_limited: { title: "Too many requests", what: "The server is limiting requests from here for a moment.", todo: "Wait a minute, then reload the page.", cli: true },
