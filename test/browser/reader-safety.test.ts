@@ -65,7 +65,8 @@ function hostileHandoff(): string {
   const all = PAYLOADS.join(" ");
   const lines = ["---", `artifact_contract: "ce-handoff/v1"`, `created_at: "2026-11-30T09:15:00Z"`];
   for (const field of FIELDS) lines.push(`${field}: ${JSON.stringify(all)}`);
-  lines.push(`keywords: ${JSON.stringify(PAYLOADS)}`, "---", "", `# ${all}`, "", ...PAYLOADS.map((payload) => `${payload}\n`), ...MARKDOWN_TRICKS, "");
+  // The heading differs from the title, so it is rendered (a heading equal to the title is not).
+  lines.push(`keywords: ${JSON.stringify(PAYLOADS)}`, "---", "", `# Heading ${all}`, "", ...PAYLOADS.map((payload) => `${payload}\n`), ...MARKDOWN_TRICKS, "");
   return lines.join("\n");
 }
 

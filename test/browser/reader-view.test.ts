@@ -65,6 +65,30 @@ describe("handoffView", () => {
     expect(handoffView("# Just notes\n", "n.md")).toEqual({ kind: "markdown", card: { keywords: [] }, markdown: "# Just notes\n" });
   });
 
+  it.each([
+    ["the same title", "# Fix the login redirect\n\n## Current state\n", "## Current state\n"],
+    ["the title in other case, with inline marks", "  # fix the *Login* `redirect` #\r\n\r\nNext\r\n", "Next\n"],
+    ["a setext heading", "Fix the login redirect\n======================\ntext\n", "text\n"],
+  ])("leaves out a leading heading that repeats the title: %s", (_label, body, rest) => {
+    const view = handoffView(`---\ntitle: "Fix the login redirect"\n---\n${body}`, "x.md");
+    expect(view.markdown).toBe(rest);
+  });
+
+  it("matches a title cut short with … to the heading it was cut from", () => {
+    const long = `Migrate ${"the billing jobs ".repeat(6)}to the queue`;
+    const view = handoffView(`---\ntitle: ${JSON.stringify(`${long.slice(0, 60).trimEnd()}…`)}\n---\n# ${long}\n\nbody\n`, "x.md");
+    expect(view.markdown).toBe("body\n");
+  });
+
+  it.each([
+    ["another heading first", "# Something else\n\nFix the login redirect\n"],
+    ["the title later, not first", "Intro.\n\n# Fix the login redirect\n"],
+    ["a heading that only starts like the title", "# Fix the login redirect, then the logout\n"],
+    ["the title inside a fence", "```\n# Fix the login redirect\n```\n"],
+  ])("keeps the body whole when it does not open with the title: %s", (_label, body) => {
+    expect(handoffView(`---\ntitle: "Fix the login redirect"\n---\n${body}`, "x.md").markdown).toBe(body);
+  });
+
   it("leaves a kernel manifest's own Resume section out (the page has one resume command) and keeps the rest", () => {
     const manifest = JSON.parse(MANIFEST) as { resume: { prompt: string } };
     manifest.resume.prompt = "handoff resume '_meta/handoffs/x.json'\n## Not a heading";

@@ -56,7 +56,36 @@ function markdownView(text: string): HandoffView {
   const consumed = new TextDecoder().decode(new TextEncoder().encode(text).subarray(0, scan.bytesRead)).length;
   const markdown = text.slice(consumed).replace(/^\r?\n/, "");
   if (scan.kind === "needs_yaml") return { kind: "markdown", card: { keywords: [] }, markdown, frontmatterAsWritten: scan.text };
-  return { kind: "markdown", card: cardFromFrontmatter(scan.data), markdown };
+  const card = cardFromFrontmatter(scan.data);
+  return { kind: "markdown", card, markdown: withoutTitleHeading(markdown, card.title) };
+}
+
+/** Heading text as a title compares: inline marks and backslashes gone, spaces collapsed, any case. */
+const comparable = (text: string) =>
+  text
+    .replace(/[\\*_`~]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+
+/**
+ * The body without its leading heading when that heading is the card's title (`handoff create`
+ * takes the title from it, and drafts from a transcript open with it), so the page's h1 is the
+ * title's one appearance. A title cut short with "…" matches the heading it was cut from.
+ */
+function withoutTitleHeading(markdown: string, title: string | undefined): string {
+  if (title === undefined) return markdown;
+  const lines = markdown.split(/\r?\n/);
+  const first = lines.findIndex((line) => line.trim() !== "");
+  const heading = markdownHeadings(lines).find((h) => h.line === first);
+  if (heading === undefined) return markdown;
+  const want = comparable(title);
+  const have = comparable(heading.text);
+  const same = want === have || (want.endsWith("…") && want.length > 1 && have.startsWith(want.slice(0, -1).trimEnd()));
+  if (!same) return markdown;
+  let next = heading.endLine + 1;
+  while (next < lines.length && lines[next]?.trim() === "") next++;
+  return lines.slice(next).join("\n");
 }
 
 function kernelView(manifest: Record<string, unknown>, fileName: string): HandoffView | undefined {
