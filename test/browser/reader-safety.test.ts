@@ -1,12 +1,12 @@
 // The share page against hostile handoffs, and its accessibility: an XSS corpus in every
 // frontmatter field and the body never runs; axe-core finds no serious or critical violation in
 // light or dark; screenshots at phone and desktop widths go to test/browser/artifacts/ (ignored).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/cli.js";
+import { axeViolations, describeViolation } from "./axe.js";
 import { CE_HANDOFF, MANIFEST } from "./reader-fixtures.js";
 import { type ReaderWorld, keyOf, openIt, settled, startReaderWorld, visit, withoutKey } from "./reader-world.js";
 
@@ -153,33 +153,21 @@ describe("a hostile handoff", () => {
   });
 });
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const ARTIFACTS = join(repoRoot, "test", "browser", "artifacts");
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown }[];
-}
 
 /** axe-core's serious and critical findings for the page as it is now; every finding goes to `report`. */
 async function seriousViolations(page: Page, report: string): Promise<string[]> {
-  // evaluate() runs over the DevTools protocol, outside the page's script-src; the context below
-  // also bypasses the CSP, so axe's own checks are not blocked by Trusted Types.
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: AxeViolation[] };
+  // The context bypasses the CSP, so axe's own checks are not blocked by Trusted Types.
+  const violations = await axeViolations(page);
   writeFileSync(
     report,
     `${JSON.stringify(
-      result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length })),
+      violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.length })),
       null,
       2,
     )}\n`,
   );
-  return result.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+  return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map(describeViolation);
 }
 
 describe("accessibility and look, light and dark, phone and desktop", () => {
