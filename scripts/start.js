@@ -40,8 +40,8 @@ async function main() {
     envFiles: [envFile],
     vars: { ALLOW_ANONYMOUS_PUBLISH: "true" },
   });
-  console.error(`Handoff local server: ${server.url}  (state in .wrangler/state; Ctrl-C stops it)`);
-  console.error(`Point the CLI at it:  export HANDOFF_SERVER=${server.url}   or   handoff publish FILE --server ${server.url}`);
+  console.error(`Handoff local server: ${server.url}  (open it in a browser for what it is; state in .wrangler/state; Ctrl-C stops it)`);
+  console.error(`Point the CLI at it:  handoff config set server ${server.url}   or, for one shell,   export HANDOFF_SERVER=${server.url}`);
   console.error(`Anonymous publishing is on. Teams: npm run team -- create NAME  (operator token in ${envFile})`);
   let stopping = false;
   server.exited.then(({ code, signal }) => {
