@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, fsyncSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { partialRealpath } from "../platform/paths.js";
+import { mainWorktreeOf } from "../platform/work-tree.js";
 
 /**
  * The guard's state files, the same ones kernel's reference runtime uses, so either tool's guard
@@ -48,15 +49,30 @@ export function gitToplevelOf(start: string): string | undefined {
  * the toplevel (or `cwd`). Found without running git: this runs on every tool call.
  */
 export function findGuardRoot(cwd: string): string {
+  return findGuardScope(cwd).root;
+}
+
+/**
+ * findGuardRoot's root, and the work tree `cwd` is in (`top`, what its paths are relative to). A
+ * linked worktree (its `.git` a file) honours its main worktree's manifest when it has none of its
+ * own: `root` is then the main worktree and `top` the linked one.
+ */
+export function findGuardScope(cwd: string): { root: string; top: string } {
   const top = gitToplevelOf(cwd);
   const base = top ?? cwd;
   if (!existsSync(join(base, POINTER_PATH))) {
+    const main = top === undefined ? undefined : mainWorktreeOf(top);
+    if (main !== undefined && existsSync(join(main, POINTER_PATH))) return { root: partialRealpath(main), top: partialRealpath(base) };
     for (let dir = cwd; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, POINTER_PATH))) return partialRealpath(dir);
+      if (existsSync(join(dir, POINTER_PATH))) {
+        const root = partialRealpath(dir);
+        return { root, top: root };
+      }
       if (dirname(dir) === dir) break;
     }
   }
-  return partialRealpath(base);
+  const root = partialRealpath(base);
+  return { root, top: root };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync, type Stats, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Env } from "./env.js";
 import { runGitSync } from "./git.js";
 
@@ -50,6 +50,31 @@ export function locateCheckout(dir: string, env: Env): CheckoutPaths | undefined
 /** The folder repository-relative paths resolve against: the work tree root of `dir`, else `dir` itself (symlinks resolved). */
 export function workTreeRootOrSelf(dir: string, env: Env): string {
   return workTreeRoot(dir, env) ?? realpathSync(dir);
+}
+
+/**
+ * The main worktree of a linked worktree whose top is `top` (its `.git` is a file naming a git
+ * directory whose `commondir` leads to the main `.git`), or undefined for any other folder (a
+ * main worktree, a submodule, a bare main repository). Read from the files, without git: the
+ * guard asks it on every tool call.
+ *
+ * @example
+ * ```ts
+ * mainWorktreeOf("/src/app-feature") // "/src/app" (after `git -C /src/app worktree add ../app-feature`)
+ * ```
+ */
+export function mainWorktreeOf(top: string): string | undefined {
+  try {
+    const dotGit = join(top, ".git");
+    if (!statSync(dotGit).isFile()) return undefined;
+    const link = /^gitdir: (.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+    if (link === undefined) return undefined;
+    const gitDir = resolve(top, link);
+    const common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    return basename(common) === ".git" ? dirname(common) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Variables that change where git looks for a repository, or what it accepts there. */

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runGuard } from "../../client/ops/guard/run-guard.js";
 import { ensureBuilt, runCli } from "../helpers/cli.js";
 import { preToolUseEvent } from "../helpers/hook-events.js";
 import { makeRepo, writeSealedManifest } from "./git-repo.js";
@@ -38,10 +39,16 @@ function hookEvent(tool_name: string, tool_input: Record<string, unknown>, cwd: 
 
 const guard = (payload: string, cwd: string) => runCli(["guard"], { cwd, env, input: payload });
 
+/** The decision `handoff guard` makes, in-process (the built binary's contract is held by the exceptions below and guard-table.test.ts). */
+function judged(payload: string, cwd: string): { code: number; stderr: string } {
+  const outcome = runGuard(payload, { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } });
+  return { code: outcome.exitCode, stderr: outcome.message };
+}
+
 describe("handoff guard under a sealed manifest, on Claude Code's PreToolUse events", () => {
   it.each(GUARD_CASES.map((c) => [c.expected === 2 ? "blocks" : "allows", c.name, c] as const))("%s %s", async (_verdict, _name, c) => {
     const cwd = cwdOf(c.at);
-    const run = await guard(hookEvent(c.tool, c.input, cwd), cwd);
+    const run = judged(hookEvent(c.tool, c.input, cwd), cwd);
     expect(run.code, run.stderr).toBe(c.expected);
     if (c.expected === 2) expect(run.stderr).toMatch(/BLOCKED|could not judge/);
     else expect(run.stderr).toBe("");

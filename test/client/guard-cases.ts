@@ -29,7 +29,8 @@ export const GUARD_CASES: GuardCase[] = [
   bash("grep -r through a symlink loop (ELOOP)", "grep -r prod loop/x", 2, { bypass: true }),
   bash("grep -r through a 256-character name (ENAMETOOLONG)", `grep -r prod ${LONG_NAME}/x`, 2, { bypass: true }),
   // git commands that print contents.
-  bash("git diff", "git diff", 2, { bypass: true }),
+  // Nothing forbidden is modified here, so `git diff` prints nothing forbidden (issue 35: judged by what it prints).
+  bash("git diff with no forbidden file changed", "git diff", 0),
   bash("git show", "git show", 2, { bypass: true }),
   bash("git log -p", "git log -p", 2, { bypass: true }),
   bash("git log --patch", "git log --patch -3", 2, { bypass: true }),

@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { main } from "../../client/cli/main.js";
-import { parseCommand, pathWords } from "../../client/ops/guard/bash-words.js";
+import { COMPUTED, type ExpandScope, expandWord } from "../../client/ops/guard/shell-expand.js";
+import { parseShell, type Script } from "../../client/ops/guard/shell-parse.js";
+import { embeddedPaths, readsOfCommand } from "../../client/ops/guard/shell-reads.js";
 import { fnmatchcase } from "../../client/ops/guard/fnmatch.js";
 import type { Io } from "../../client/platform/io.js";
 import { liveSpecDir } from "../helpers/kernel-reference.js";
@@ -48,6 +50,25 @@ describe("fnmatchcase", () => {
   });
 });
 
+/** Each simple command's words after expansion (COMPUTED shown as `$…`), substitutions' commands after their own. */
+function wordsOf(command: string): string[][] {
+  const out: string[][] = [];
+  const visit = (script: Script): void => {
+    for (const entry of script.commands) {
+      if (entry.kind === "group") visit(entry.body);
+      if (entry.kind !== "simple") continue;
+      const scope: ExpandScope = { vars: new Map(), home: "/home/u", cwd: "/r", onCommand: visit, onText: () => {} };
+      const words = entry.words.flatMap((word) => (expandWord(word, scope) ?? []).map((field) => field.text.replaceAll(COMPUTED, "$…")));
+      const targets = entry.redirects.map((redirect) =>
+        redirect.heredoc ? `<<${redirect.heredoc.body}` : `${redirect.op}${(expandWord(redirect.target ?? [], scope) ?? []).map((f) => f.text).join(" ")}`,
+      );
+      out.push([...words, ...targets]);
+    }
+  };
+  visit(parseShell(command));
+  return out;
+}
+
 describe("shell words", () => {
   it.each([
     [
@@ -58,7 +79,7 @@ describe("shell words", () => {
       ],
     ],
     [`sed -n 1p "my dir/a b.txt" 'x y'`, [["sed", "-n", "1p", "my dir/a b.txt", "x y"]]],
-    ["grep -r x . > out.txt 2>err.log", [["grep", "-r", "x", ".", "out.txt", "2", "err.log"]]],
+    ["grep -r x . > out.txt 2>err.log", [["grep", "-r", "x", ".", ">out.txt", ">err.log"]]],
     ["cd src && ls; echo done # cat secrets/key.pem", [["cd", "src"], ["ls"], ["echo", "done"]]],
     ["a\\ b c\\\nd", [["a b", "cd"]]],
     ['echo "a \\"quoted\\" word"', [["echo", 'a "quoted" word']]],
@@ -69,12 +90,48 @@ describe("shell words", () => {
         ["cat", "y"],
       ],
     ],
-  ])("%s", (command, segments) => {
-    expect(parseCommand(command).map((segment) => segment.words)).toEqual(segments);
+    ["< .env cat", [["cat", "<.env"]]],
+    ["echo $(< .env) `cat k`", [["<.env"], ["cat", "k"], ["echo", "$…", "$…"]]],
+    ["cat $'\\x73e\\143rets' $\"q\" ~/x {a,b}.md '{c,d}'", [["cat", "secrets", "q", "/home/u/x", "a.md", "b.md", "{c,d}"]]],
+    ["python3 - <<'EOF' | sh\nprint(1)\nEOF\ncat z", [["python3", "-", "<<print(1)"], ["sh"], ["cat", "z"]]],
+    ['for f in a b; do cat "$f"; done', [["cat", "$…"]]],
+    [
+      "case $x in a) cat a;; *) cat b;; esac",
+      [
+        ["cat", "a"],
+        ["cat", "b"],
+      ],
+    ],
+    [
+      "[[ -f x && $y < z ]] && diff <(cat p) q",
+      [
+        ["diff", "/dev/fd/63", "q"],
+        ["cat", "p"],
+      ],
+    ],
+  ])("%s", (command, expected) => {
+    expect(wordsOf(command).sort()).toEqual(expected.sort());
   });
 
-  it("keeps values that may be paths and drops bare flags and fd numbers", () => {
-    expect(pathWords(["openssl", "--in=secrets/key.pem", "-r", "FILE=a.txt", "2", "out"])).toEqual(["openssl", "secrets/key.pem", "a.txt", "out"]);
+  it("reads what a command names, with the shell's folder and variables", () => {
+    // xargs takes its words from the here-string; grep -r names no existing folder, so it reads the working folder.
+    const reads = readsOfCommand("cd src && F=../.env; cat $F | xargs grep -r x <<< 'docs'", { cwd: "/r", home: "/h" });
+    expect(reads.map((read) => `${read.kind}:${"path" in read ? read.path : "prefix" in read ? read.prefix : ""}`)).toEqual([
+      "path:/r/src",
+      "path:/r/.env",
+      "path:/r/.env",
+      "path:/r/src/docs",
+      "path:/r/src/x",
+      "path:/r/src/docs",
+      "tree:/r/src",
+    ]);
+  });
+
+  it("finds the paths inside an argument", () => {
+    expect(embeddedPaths("--in=secrets/key.pem")).toEqual(["secrets/key.pem"]);
+    expect(embeddedPaths("-fMakefile.sealed")).toEqual(["Makefile.sealed"]);
+    expect(embeddedPaths("x=@secrets/a;type=text/plain")).toEqual(["x=@secrets/a;type=text/plain", "secrets/a"]);
+    expect(embeddedPaths("file://localhost/r/secr%65ts/a")).toEqual(["file://localhost/r/secr%65ts/a", "/r/secrets/a"]);
   });
 });
 

@@ -1,18 +1,23 @@
-import { realpathSync } from "node:fs";
-import { basename, isAbsolute, join, normalize, sep } from "node:path";
+import { statSync } from "node:fs";
+import { isAbsolute, join, normalize, sep } from "node:path";
 import { matchGlob } from "../../../shared/repo/glob.js";
-import { expandBraces, MAX_BRACE_WORDS, parseCommand, pathWords } from "./bash-words.js";
-import { fnmatchcase } from "./fnmatch.js";
 import { type ActivePointer, type GuardMode, isFolder } from "../../lib/guard-state.js";
+import type { Env } from "../../platform/env.js";
 import { partialRealpath, repoRelative } from "../../platform/paths.js";
+import { fnmatchcase } from "./fnmatch.js";
+import { resolveGit } from "./git-reads.js";
+import { type Read, readsOfCommand } from "./shell-reads.js";
+import { expandGlob, MAX_ENTRIES, walk } from "./tree-scan.js";
 
 /**
  * The guard's decision for one PreToolUse event, as the reference guard decides it:
  *   sealed:   block a path matching context.forbidden (and a search whose scope may reach one)
  *   bounded:  allow; what is not on the manifest's allowlist is recorded in the ledger
  *   advisory: allow
- * Where this is stricter than the reference (Bash, a Glob's base folder, `*.pem` globs also
- * matched segment-wise), docs/agents.md lists it. The caller does the I/O (ledger, exit code).
+ * Bash is judged by what the command would read (shell-reads.ts), globs and recursive reads
+ * against the real tree, git by what it would print (git-reads.ts). Where this is stricter than
+ * the reference (Bash, a Glob's base folder, `*.pem` globs also matched segment-wise),
+ * docs/agents.md lists it. The caller does the I/O (ledger, exit code).
  */
 
 export interface HookEvent {
@@ -37,6 +42,16 @@ export interface DecideContext {
   /** The folder relative tool paths resolve against (the event's cwd). */
   cwd: string;
   home: string | undefined;
+  /** For the git the guard runs (PATH, HOME); the process's own when not given. */
+  env?: Env;
+  /** Linked worktrees of the root: paths inside one are judged relative to it, by the root's manifest. */
+  tops?: string[];
+  /** The volume compares names without case (case-fold.ts): so does the guard. */
+  foldCase?: boolean;
+  /** The Bash command's reads, when the caller parsed it already. */
+  reads?: Read[];
+  /** Whether a git read belongs to this root's repository (another repository's manifest judges it otherwise). */
+  ownsGit?: (read: Extract<Read, { kind: "git" }>) => boolean;
 }
 
 type Blocked = { action: "block"; reason: string; targets: string[] };
@@ -57,37 +72,26 @@ export function decide(pointer: ActivePointer, event: HookEvent, context: Decide
   return { action: "ledger", mode: "bounded", tool, targets: beyond, ...(policy.action === "block" ? { reason: policy.reason } : {}) };
 }
 
-/** Search commands that read a whole folder tree: naming a folder means reading what is under it. */
-const RECURSIVE_COMMANDS = new Set(["rg", "ag", "ack", "find", "fd", "tree", "du", "tar", "zip", "rsync"]);
-/** Commands that recurse only with a flag, and that flag (`ls -r` reverses; `ls -R` recurses). */
-const RECURSIVE_FLAGS: Record<string, RegExp> = {
-  grep: /^(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive|--dereference-recursive)$/,
-  egrep: /^(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)$/,
-  fgrep: /^(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)$/,
-  ls: /^(?:-[a-zA-Z]*R[a-zA-Z]*|--recursive)$/,
-  cp: /^(?:-[a-zA-Z]*[rRa][a-zA-Z]*|--recursive|--archive)$/,
-  scp: /^-[a-zA-Z]*r[a-zA-Z]*$/,
-  zip: /^-[a-zA-Z]*r[a-zA-Z]*$/,
-};
-
-/** Shells whose `-c` string and here-documents are judged as commands. */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish"]);
-/** Interpreters whose code strings are scanned for literal paths. */
-const INTERPRETERS = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|tclsh|Rscript|osascript|awk|gawk|mawk|nawk|jq|sqlite3|psql|mysql)$/;
-/** The path-like runs of a code string: what is between quotes, brackets, commas and operators. */
-const CODE_TOKENS = /[^\s'"`(),;=<>|&{}+]+/g;
-/** How deep `bash -c "sh -c '...'"` is followed before the guard gives up (and blocks). */
-const MAX_NESTING = 4;
-/** git diff/show flags that print names or counts, never contents. */
-const NAMES_ONLY = new Set(["--stat", "--name-only", "--name-status", "--shortstat", "--numstat", "--summary", "--dirstat", "--raw", "-s", "--no-patch", "--quiet", "--exit-code"]);
+/** Bounded mode ledgers at most this many paths from one git listing. */
+const MAX_LEDGERED = 100;
+/** A direct read of git's object store reads every committed version of every file. */
+const GIT_STORE = /(?:^|\/)\.git\/(?:objects|lost-found)(?:\/|$)/;
 
 class PathPolicy {
+  private readonly forbidden: readonly string[];
+  /** Directory entries left for this decision's globs and tree walks. */
+  private readonly budget = { left: MAX_ENTRIES };
+
   constructor(
-    private readonly forbidden: readonly string[],
+    forbidden: readonly string[],
     private readonly context: DecideContext,
   ) {
+    this.forbidden = forbidden.map((glob) => glob.replace(/\\/g, "/").replace(/^(\.\/)+/, ""));
     this.cwd = context.cwd;
   }
+
+  /** Where relative tool paths resolve: the event's cwd. */
+  private readonly cwd: string;
 
   evaluate(tool: string, input: Record<string, unknown>): Policy {
     const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : "");
@@ -95,213 +99,188 @@ class PathPolicy {
       const scope = text("path");
       if (scope === "") {
         if (this.forbidden.length > 0) return { action: "block", reason: "pathless Grep may scan forbidden context", targets: ["Grep:workspace"] };
-        return this.allow(["Grep:workspace"]);
+        return allow(["Grep:workspace"]);
       }
-      const targets = [this.relpath(scope)];
-      const glob = this.scopeReaches(scope);
-      return glob ? { action: "block", reason: `Grep scope '${scope}' may scan forbidden glob '${glob}'`, targets } : this.allow(targets);
+      return this.tree(this.absolute(scope), `Grep scans '${scope}'`);
     }
-    if (tool === "Glob") {
-      const pattern = text("pattern");
-      const base = text("path");
-      // The folder the pattern starts from: its leading literal segments, under `path` if given.
-      const scope = joinScope(base, fixedPrefix(pattern));
-      const glob = this.scopeReaches(scope) ?? this.patternReaches(base === "" ? pattern : join(base, pattern));
-      const targets = [pattern];
-      return glob ? { action: "block", reason: `Glob pattern '${pattern}'${base ? ` in '${base}'` : ""} may enumerate forbidden glob '${glob}'`, targets } : this.allow(targets);
-    }
-    if (tool === "Bash") return this.bash(text("command"));
+    if (tool === "Glob") return this.globTool(text("pattern"), text("path"));
+    if (tool === "Bash") return this.bash(this.context.reads ?? readsOfCommand(text("command"), { cwd: this.cwd, home: this.context.home }));
     // Handoff's own MCP tools (the plugin's hook matches mcp__handoff__.*): the path each one reads, sends or writes.
     const raw = text("file_path") || text("path") || text("notebook_path") || text("pattern") || (tool.startsWith("mcp__") ? text("source") || text("to") || text("manifest") || text("from") : "");
-    if (raw === "") return this.allow([]);
-    const target = this.relpath(raw);
+    if (raw === "") return allow([]);
+    const target = this.relpath(this.absolute(raw));
     const glob = this.matches(target);
-    return glob ? { action: "block", reason: `'${raw}' matches forbidden glob '${glob}'`, targets: [target] } : this.allow([target]);
-  }
-
-  /** Where relative words resolve: the event's cwd, moved by `cd` inside the command. */
-  private cwd: string;
-
-  private bash(command: string, depth = 0): Policy {
-    if (depth > MAX_NESTING) return { action: "block", reason: `the command nests shells more than ${MAX_NESTING} deep; the guard cannot follow it`, targets: [] };
-    const targets: string[] = [];
-    for (const segment of parseCommand(command)) {
-      const words: string[] = [];
-      for (const raw of segment.words) {
-        const expanded = expandBraces(raw);
-        if (expanded === undefined) return { action: "block", reason: `the brace expression in '${raw.slice(0, 80)}' expands to more than ${MAX_BRACE_WORDS} words`, targets: [] };
-        words.push(...expanded);
-      }
-      const at = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
-      const program = at < 0 ? "" : basename(words[at]!);
-      const args = pathWords(words.slice(at + 1));
-      // A program named by path (`./secrets/run.sh`) is read to run it.
-      const named = at >= 0 && words[at]!.includes("/") ? [words[at]!, ...args] : args;
-      for (const word of named) {
-        const verdict = this.word(word);
-        if (verdict.action === "block") return verdict;
-        targets.push(...verdict.targets);
-      }
-      const nested = this.nested(words, segment.heredocs, depth);
-      if (nested) {
-        if (nested.action === "block") return nested;
-        targets.push(...nested.targets);
-      }
-      if (program === "git") {
-        const read = this.gitRead(words.slice(at + 1));
-        if (read) return read;
-      }
-      const flag = RECURSIVE_FLAGS[program];
-      const recursive = RECURSIVE_COMMANDS.has(program) || (program === "git" && words.includes("grep")) || (flag !== undefined && words.some((word) => flag.test(word)));
-      if (recursive) {
-        const folders = args.filter((word) => isFolder(this.absolute(word)));
-        for (const folder of folders.length > 0 ? folders : ["."]) {
-          const glob = this.scopeReaches(folder);
-          if (glob) return { action: "block", reason: `'${program}' reads everything under '${folder}', which may include forbidden glob '${glob}'`, targets: [this.relpath(folder)] };
-        }
-      }
-      if ((program === "cd" || program === "pushd") && args.length <= 1) this.cwd = this.absolute(args[0] ?? "~");
-    }
-    return this.allow([...new Set(targets)]);
-  }
-
-  /** One word a command names: blocked when it is, or (as a shell glob) may reach, a forbidden path. */
-  private word(word: string): Policy {
-    const target = this.relpath(word);
-    const glob = /[*?[]/.test(word) ? (this.matches(target) ?? this.patternReaches(word)) : this.matches(target);
-    if (glob) return { action: "block", reason: `the command names '${word}', which matches forbidden glob '${glob}'`, targets: [target] };
-    // `HEAD:secrets/x` (git's rev:path) reads that path, relative to the repository's root or, with `./`, to cwd.
-    const colon = word.indexOf(":");
-    if (colon >= 0 && colon < word.length - 1 && !word.includes("://")) {
-      const path = word.slice(colon + 1).replace(/^\//, "");
-      const fromRoot = path.startsWith("./") || path.startsWith("../") ? this.relpath(path) : this.fromRoot(join(this.context.root, path));
-      const revGlob = this.matches(fromRoot) ?? this.matches(this.relpath(path));
-      if (revGlob) return { action: "block", reason: `the command names '${word}', whose path matches forbidden glob '${revGlob}'`, targets: [fromRoot] };
-    }
-    return this.allow(this.exists(word) ? [target] : []);
+    return glob ? { action: "block", reason: `'${raw}' matches forbidden glob '${glob}'`, targets: [target] } : allow([target]);
   }
 
   /**
-   * Code a command runs from a string or a here-document: a shell's `-c` string, `eval`'s words and
-   * here-documents fed to a shell are judged as commands; other interpreters' code (`python3 -c`,
-   * `node -e`, a here-document) is scanned for literal paths, since nobody can evaluate it here.
+   * The Glob tool lists what its pattern matches under `path` (any depth for `**`, dotfiles too):
+   * blocked when a match is forbidden; past the budget, by the pattern's shape alone.
    */
-  private nested(words: string[], heredocs: string[], depth: number): Policy | undefined {
+  private globTool(pattern: string, base: string): Policy {
+    const targets = [pattern];
+    const absolute = this.absolute(base === "" ? pattern : join(base, pattern));
+    const matches = expandGlob(absolute, this.budget, { dot: true });
+    const blocked = (glob: string): Policy => ({ action: "block", reason: `Glob pattern '${pattern}'${base ? ` in '${base}'` : ""} may enumerate forbidden glob '${glob}'`, targets });
+    if (matches === undefined) {
+      const glob = this.scopeReaches(this.absolute(joinScope(base, fixedPrefix(pattern)))) ?? this.patternReaches(absolute);
+      return glob ? blocked(glob) : allow(targets);
+    }
+    for (const match of matches) {
+      const glob = this.matches(this.relpath(match));
+      if (glob) return blocked(glob);
+    }
+    return allow(targets);
+  }
+
+  private bash(reads: Read[]): Policy {
     const targets: string[] = [];
-    const judge = (policy: Policy): Blocked | undefined => {
+    for (const read of reads) {
+      const verdict = this.judge(read);
+      if (verdict.action === "block") return verdict;
+      targets.push(...verdict.targets);
+    }
+    return allow([...new Set(targets)]);
+  }
+
+  private judge(read: Read): Policy {
+    switch (read.kind) {
+      case "path":
+        return this.path(read.path, read.via);
+      case "tree":
+        return isFolder(read.path) ? this.tree(read.path, read.via, read.copy) : this.path(read.path, read.via);
+      case "glob":
+        return this.glob(read);
+      case "computed":
+        return this.computed(read);
+      case "git":
+        return this.git(read);
+      case "refuse":
+        return this.forbidden.length > 0 ? { action: "block", reason: `${read.reason} while a manifest forbids paths`, targets: [] } : allow([]);
+    }
+  }
+
+  /** A path the command names: blocked when it is (or is inside) a forbidden path, or git's object store. */
+  private path(absolute: string, via: string): Policy {
+    const target = this.relpath(absolute);
+    const glob = this.matches(target);
+    if (glob) return { action: "block", reason: `${via}, which matches forbidden glob '${glob}'`, targets: [target] };
+    if (this.forbidden.length > 0 && target.split("|").some((candidate) => GIT_STORE.test(candidate))) {
+      return { action: "block", reason: `${via}, which is inside git's object store (every committed version of the forbidden files)`, targets: [target] };
+    }
+    return allow(exists(absolute) ? [target] : []);
+  }
+
+  /** Everything under a folder: blocked when a forbidden path is really there (walked, bounded), or a copy takes `.git`. */
+  private tree(absolute: string, via: string, copy = false): Policy {
+    const target = this.relpath(absolute);
+    const direct = this.matches(target);
+    if (direct) return { action: "block", reason: `${via}, which matches forbidden glob '${direct}'`, targets: [target] };
+    if (copy && this.forbidden.length > 0 && this.holdsGitDir(absolute)) {
+      return { action: "block", reason: `${via}, which holds the repository's .git (every committed version of the forbidden files)`, targets: [target] };
+    }
+    const glob = this.scopeReaches(absolute);
+    if (glob === undefined) return allow([target]);
+    const found = isFolder(absolute) ? this.forbiddenUnder(absolute) : { path: target, glob };
+    if (found === undefined) return allow([target]);
+    const what = found === "over" ? `may include forbidden glob '${glob}' (more files than the guard reads)` : `includes '${found.path}', matching forbidden glob '${found.glob}'`;
+    return { action: "block", reason: `${via}, which ${what}`, targets: [target] };
+  }
+
+  /** The first forbidden path under a folder, "over" past the budget, undefined when there is none. */
+  private forbiddenUnder(folder: string): { path: string; glob: string } | "over" | undefined {
+    let found: { path: string; glob: string } | undefined;
+    const over = walk(folder, this.budget, (path, entry) => {
+      const target = entry.isSymbolicLink() ? this.relpath(path) : this.fromRoot(path);
+      const glob = this.matches(target) ?? (entry.isSymbolicLink() && isFolder(path) ? this.scopeReaches(path) : undefined);
+      if (glob) {
+        found = { path: target.split("|")[0]!, glob };
+        return "stop";
+      }
+      return entry.isDirectory() && !this.mayHold(target) ? "skip" : undefined;
+    });
+    return found ?? (over ? "over" : undefined);
+  }
+
+  /** Whether a folder (root-relative) can hold a forbidden path, by the globs' literal folders. */
+  private mayHold(rel: string): boolean {
+    const folder = this.fold(rel);
+    return this.forbidden.some((glob) => {
+      const prefix = this.fold(stripSlash(fixedPrefix(glob)));
+      return prefix === "" || prefix === folder || prefix.startsWith(`${folder}/`) || folder.startsWith(`${prefix}/`);
+    });
+  }
+
+  private holdsGitDir(absolute: string): boolean {
+    const real = partialRealpath(absolute);
+    return [this.context.root, ...(this.context.tops ?? [])].some((top) => {
+      const dotGit = join(top, ".git");
+      return repoRelative(real, dotGit) !== undefined || repoRelative(dotGit, real) !== undefined;
+    });
+  }
+
+  /** A shell glob: the paths it matches on disk (or, unmatched, the word as written); past the budget, its shape. */
+  private glob(read: Extract<Read, { kind: "glob" }>): Policy {
+    if (!isAbsolute(read.pattern)) return this.computed({ kind: "computed", prefix: "", word: read.pattern, via: `${read.via} in a folder only run time knows,` });
+    const matches = expandGlob(read.pattern, this.budget);
+    if (matches === undefined) {
+      const glob = this.patternReaches(read.pattern);
+      return glob ? { action: "block", reason: `${read.via}, which may reach forbidden glob '${glob}' (more entries than the guard reads)`, targets: [] } : allow([]);
+    }
+    if (matches.length === 0) return this.path(read.pattern.replace(/\[([*?[])\]/g, "$1"), read.via);
+    const targets: string[] = [];
+    for (const match of matches) {
+      const verdict = read.recursive ? this.tree(match, `${read.via}, matching '${this.fromRoot(match)}'`) : this.path(match, `${read.via}, matching '${this.fromRoot(match)}'`);
+      if (verdict.action === "block") return verdict;
+      targets.push(...verdict.targets);
+    }
+    return allow(targets);
+  }
+
+  /** A word only run time knows: blocked when its literal start could lead to a forbidden path. */
+  private computed(read: Extract<Read, { kind: "computed" }>): Policy {
+    if (this.forbidden.length === 0) return allow([]);
+    const reach = this.computedReaches(read.prefix);
+    return reach ? { action: "block", reason: `${read.via} which could name forbidden glob '${reach}'`, targets: [] } : allow([]);
+  }
+
+  private computedReaches(prefix: string): string | undefined {
+    if (prefix === "") return this.forbidden[0];
+    const slash = prefix.lastIndexOf("/");
+    const folder = prefix.slice(0, Math.max(slash, 1));
+    const stem = prefix.slice(slash + 1);
+    // A prefix that stops inside the root's own path (`/re` of `/repo`) can lead anywhere in it.
+    if ([this.context.root, ...(this.context.tops ?? [])].some((top) => top.startsWith(prefix) && top !== folder)) return this.forbidden[0];
+    for (const candidate of this.relpath(folder).split("|")) {
+      const rel = this.fold(candidate === "." ? stem : `${candidate}/${stem}`);
+      for (const glob of this.forbidden) {
+        const literal = this.fold(/^[^*?[]*/.exec(glob)![0]);
+        if (literal.startsWith(rel) || rel.startsWith(literal) || rel.startsWith(`${literal}/`)) return glob;
+      }
+    }
+    return undefined;
+  }
+
+  /** git: refused outright, or judged by the paths git says the command can print. */
+  private git(read: Extract<Read, { kind: "git" }>): Policy {
+    if (this.forbidden.length === 0 || (this.context.ownsGit && !this.context.ownsGit(read))) return allow([]);
+    const verdict = resolveGit(read, { env: this.context.env ?? process.env, home: this.context.home, expandGlob: (pattern) => expandGlob(pattern, this.budget) });
+    if (verdict.refused) return { action: "block", reason: verdict.refused, targets: [] };
+    const targets: string[] = [];
+    for (const further of verdict.reads) {
+      const policy = this.judge(further);
       if (policy.action === "block") return policy;
       targets.push(...policy.targets);
-      return undefined;
-    };
-    for (let i = 0; i < words.length; i++) {
-      const name = basename(words[i]!);
-      if (name === "eval") return judge(this.bash(words.slice(i + 1).join(" "), depth + 1)) ?? this.allow(targets);
-      if (SHELLS.has(name)) {
-        const c = words.findIndex((word, k) => k > i && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
-        if (c > 0 && words[c + 1] !== undefined) {
-          const blocked = judge(this.bash(words[c + 1]!, depth + 1));
-          if (blocked) return blocked;
-        }
-        for (const body of heredocs) {
-          const blocked = judge(this.bash(body, depth + 1));
-          if (blocked) return blocked;
-        }
-        return this.allow(targets);
-      }
-      if (INTERPRETERS.test(name)) {
-        for (const text of [...words.slice(i + 1), ...heredocs]) {
-          for (const token of text.match(CODE_TOKENS) ?? []) {
-            const blocked = judge(this.word(token));
-            if (blocked) return { ...blocked, reason: `${name} code names '${token}': ${blocked.reason.replace(/^the command names '[^']*', /, "")}` };
-          }
-        }
-        return this.allow(targets);
+    }
+    for (const { top, names, via } of verdict.prints) {
+      for (const name of names) {
+        const target = top === this.context.root ? name : this.fromRoot(join(top, name));
+        const glob = this.matches(target);
+        if (glob) return { action: "block", reason: `${via} '${name}', which matches forbidden glob '${glob}'`, targets: [target] };
+        if (targets.length < MAX_LEDGERED) targets.push(target);
       }
     }
-    return undefined;
-  }
-
-  /**
-   * git commands that print file contents (diff, show, log -p, stash show, cat-file, archive,
-   * format-patch, ...) are reads of everything they can print: the whole tree unless pathspecs
-   * narrow it, so they are blocked unless every pathspec stays clear of the forbidden globs, or an
-   * exclude pathspec (`:!secrets`, `:(exclude)secrets/**`) covers each of them.
-   */
-  private gitRead(args: string[]): Policy | undefined {
-    if (this.forbidden.length === 0) return undefined;
-    let i = 0;
-    let dir = this.cwd;
-    for (; i < args.length; i++) {
-      const word = args[i]!;
-      if (word === "-C" && args[i + 1] !== undefined) dir = resolveFrom(dir, args[++i]!);
-      else if (word === "-c" || word === "--git-dir" || word === "--work-tree" || word === "--namespace") i++;
-      else if (!word.startsWith("-")) break;
-    }
-    const sub = args[i];
-    if (sub === undefined) return undefined;
-    const rest = args.slice(i + 1);
-    const patch = rest.some((word) => /^(?:-p|-u|--patch|--patch-with-stat|--patch-with-raw|-[a-zA-Z]*p[a-zA-Z]*)$/.test(word));
-    const namesOnly = rest.some((word) => NAMES_ONLY.has(word));
-    const printsContents =
-      sub === "cat-file"
-        ? !rest.some((word) => /^-[tse]$/.test(word))
-        : sub === "archive" || sub === "format-patch" || sub === "blame" || sub === "annotate"
-          ? true
-          : sub === "diff" || sub === "show" || sub === "difftool"
-            ? patch || !namesOnly
-            : sub === "log" || sub === "whatchanged" || sub === "reflog"
-              ? patch
-              : sub === "stash"
-                ? rest[0] === "show" || (rest[0] === "list" && patch)
-                : false;
-    if (!printsContents) return undefined;
-    const dash = rest.indexOf("--");
-    // `HEAD:src/a.ts` narrows what show and cat-file print to that path (from the repository's root).
-    const revPaths = (dash >= 0 ? rest.slice(0, dash) : rest).filter((word) => /^[^:-][^:]*:[^:]/.test(word)).map((word) => join(this.context.root, word.slice(word.indexOf(":") + 1)));
-    const named = dash >= 0 ? rest.slice(dash + 1) : rest.filter((word) => !word.startsWith("-") && !word.includes(":") && this.existsIn(dir, word));
-    const specs = [...(sub === "cat-file" ? [] : named), ...revPaths].filter((word) => word !== "");
-    const excludes = specs.filter((spec) => /^:(?:!|\^|\(exclude\)|\(top,exclude\))/.test(spec)).map((spec) => spec.replace(/^:(?:!|\^|\([a-z,]*\))/, ""));
-    const includes = specs.filter((spec) => !/^:(?:!|\^|\(exclude\)|\(top,exclude\))/.test(spec));
-    const saved = this.cwd;
-    this.cwd = dir;
-    try {
-      for (const scope of includes.length > 0 ? includes : ["."]) {
-        const glob = this.scopeReaches(scope);
-        if (glob === undefined) continue;
-        const excluded = excludes.some((ex) => {
-          const prefix = stripSlash(fixedPrefix(this.clean(glob)));
-          const rel = this.relpath(ex.replace(/\/\*\*$|\/\*$/, ""));
-          return rel.split("|").some((candidate) => candidate === prefix || (prefix.startsWith(`${candidate}/`) && candidate !== "."));
-        });
-        if (!excluded)
-          return {
-            action: "block",
-            reason: `'git ${sub}' can print files under '${scope}', which may include forbidden glob '${glob}'; name pathspecs that avoid it, or exclude it (-- . ':!${stripSlash(fixedPrefix(this.clean(glob))) || glob}')`,
-            targets: [this.relpath(scope)],
-          };
-      }
-    } finally {
-      this.cwd = saved;
-    }
-    return undefined;
-  }
-
-  private existsIn(dir: string, word: string): boolean {
-    const saved = this.cwd;
-    this.cwd = dir;
-    try {
-      return this.exists(word);
-    } finally {
-      this.cwd = saved;
-    }
-  }
-
-  private clean(glob: string): string {
-    return glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
-  }
-
-  private allow(targets: string[]): Policy {
-    return { action: "allow", targets };
+    return allow(targets);
   }
 
   private absolute(raw: string): string {
@@ -309,50 +288,47 @@ class PathPolicy {
     return normalize(isAbsolute(expanded) ? expanded : join(this.cwd, expanded));
   }
 
-  private exists(raw: string): boolean {
-    try {
-      realpathSync(this.absolute(raw));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** `norm` and, when a symlink leads elsewhere, `norm|real`: each relative to the root when inside it. */
-  relpath(raw: string): string {
-    const norm = stripSlash(this.absolute(raw));
+  /** `norm` and, when a symlink leads elsewhere, `norm|real`: each relative to its work tree when inside one. */
+  relpath(absolute: string): string {
+    const norm = stripSlash(absolute);
     const real = partialRealpath(norm);
     return [...new Set([norm, real].map((candidate) => this.fromRoot(candidate)))].join("|");
   }
 
+  /** A path relative to the deepest work tree holding it (the root or one of its linked worktrees), else as given. */
   fromRoot(path: string): string {
-    const root = this.context.root;
-    if (path === root) return ".";
-    return repoRelative(root, path) ?? path.split(sep).join("/");
+    let best: string | undefined;
+    for (const top of [this.context.root, ...(this.context.tops ?? [])]) {
+      const rel = path === top ? "." : repoRelative(top, path);
+      if (rel !== undefined && (best === undefined || rel.length < best.length)) best = rel === "" ? "." : rel;
+    }
+    return best ?? path.split(sep).join("/");
   }
 
   /** The forbidden glob a target (`a|b`) matches, itself, inside it, or as the folder it names. */
   matches(target: string): string | undefined {
-    for (const candidate of target.split("|").filter(Boolean)) {
+    for (const raw of target.split("|")) {
+      if (raw === "") continue;
+      const candidate = this.fold(raw);
       for (const glob of this.forbidden) {
-        const clean = glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+        const clean = this.fold(glob);
         if (matchGlob(clean, candidate, { matchParents: true }) || fnmatchcase(candidate, clean) || candidate === stripSlash(fixedPrefix(clean))) return glob;
       }
     }
     return undefined;
   }
 
-  /** The forbidden glob a search scope (a folder) may reach: the scope is inside it, or holds it. */
-  scopeReaches(scope: string): string | undefined {
+  /** The forbidden glob a search scope (a folder) may reach, by names alone: the scope is inside it, or holds it. */
+  scopeReaches(absolute: string): string | undefined {
     if (this.forbidden.length === 0) return undefined;
-    const target = this.relpath(scope === "" ? "." : scope);
+    const target = this.relpath(absolute);
     const direct = this.matches(target);
     if (direct) return direct;
     for (const candidate of target.split("|").filter(Boolean)) {
-      if (candidate === ".") return this.forbidden[0];
       for (const glob of this.forbidden) {
-        const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "")));
-        if (prefix === "" || prefix === candidate || prefix.startsWith(`${candidate}/`) || candidate.startsWith(`${prefix}/`)) return glob;
+        const prefix = this.fold(stripSlash(fixedPrefix(glob)));
+        const folder = this.fold(candidate);
+        if (prefix === "" || folder === "." || prefix === folder || prefix.startsWith(`${folder}/`) || folder.startsWith(`${prefix}/`)) return glob;
       }
     }
     return undefined;
@@ -363,9 +339,9 @@ class PathPolicy {
    * glob's literal folder, the pattern names that folder, a folder on its way, or something in it.
    */
   private patternReaches(pattern: string): string | undefined {
-    const rel = this.fromRoot(this.absolute(pattern)).split("/").filter(Boolean);
+    const rel = this.fold(this.fromRoot(pattern)).split("/").filter(Boolean);
     for (const glob of this.forbidden) {
-      const prefix = stripSlash(fixedPrefix(glob.replace(/\\/g, "/").replace(/^(\.\/)+/, "")))
+      const prefix = this.fold(stripSlash(fixedPrefix(glob)))
         .split("/")
         .filter(Boolean);
       if (prefix.length === 0) return glob;
@@ -380,6 +356,24 @@ class PathPolicy {
       if (reaches) return glob;
     }
     return undefined;
+  }
+
+  /** On a volume that ignores case, names are compared folded. */
+  private fold(text: string): string {
+    return this.context.foldCase ? text.toLowerCase() : text;
+  }
+}
+
+function allow(targets: string[]): Policy {
+  return { action: "allow", targets };
+}
+
+/** Whether a path leads to something (symlinks followed), for the ledger's targets. */
+function exists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 
@@ -396,10 +390,6 @@ export function fixedPrefix(glob: string): string {
 function joinScope(base: string, prefix: string): string {
   if (isAbsolute(prefix) || base === "") return prefix === "" ? base || "." : prefix;
   return join(base, prefix);
-}
-
-function resolveFrom(dir: string, path: string): string {
-  return normalize(isAbsolute(path) ? path : join(dir, path));
 }
 
 function stripSlash(path: string): string {

@@ -1,10 +1,15 @@
-import { readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, normalize } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import { HandoffError } from "../../../shared/errors.js";
 import { describeFsError } from "../../platform/fs.js";
 import { kernelTimestamp } from "../../../shared/time/timestamps.js";
-import { decide, type GuardDecision, type HookEvent } from "./decide.js";
-import { type ActivePointer, appendLedger, findGuardRoot, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
+import { type DecideContext, decide, type GuardDecision, type HookEvent } from "./decide.js";
+import { type ActivePointer, appendLedger, findGuardScope, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
+import type { Env } from "../../platform/env.js";
+import { volumeIgnoresCase } from "./case-fold.js";
+import { gitAnchor } from "./git-reads.js";
+import { COMPUTED } from "./shell-expand.js";
+import { type Read, readsOfCommand } from "./shell-reads.js";
 
 /**
  * The one decision behind every door an agent has to the disk: "may this session read, send or
@@ -25,6 +30,8 @@ export interface PolicyOptions {
   /** The folder relative paths resolve against (the hook event's cwd, the MCP server's cwd). */
   cwd: string;
   home: string | undefined;
+  /** The environment git runs with when the guard asks it (PATH); the process's own when not given. */
+  env?: Env;
   now?: () => Date;
 }
 
@@ -41,15 +48,73 @@ export interface PolicyOutcome {
 
 /** The hook's question: may this tool call run? */
 export function judgeEvent(event: HookEvent, options: PolicyOptions): PolicyOutcome {
-  const roots = new Set([findGuardRoot(options.cwd)]);
-  for (const path of eventPaths(event, options)) roots.add(findGuardRoot(existingFolder(path)));
+  const cwd = eventCwd(event, options);
+  const reads = bashReads(event, cwd, options.home);
+  const scopes = new ScopeFinder();
+  const roots = new Map<string, Set<string>>();
+  const add = (path: string) => {
+    const scope = scopes.of(path);
+    const tops = roots.get(scope.root) ?? new Set<string>();
+    if (scope.top !== scope.root) tops.add(scope.top);
+    roots.set(scope.root, tops);
+  };
+  add(cwd);
+  for (const path of eventPaths(event, options)) add(path);
+  for (const read of reads ?? []) for (const path of anchorsOf(read, cwd)) add(path);
   let last: PolicyOutcome | undefined;
-  for (const root of roots) {
-    const outcome = judgeUnder(root, event, options);
+  for (const [root, tops] of roots) {
+    const ownsGit = (read: Extract<Read, { kind: "git" }>) => anchorsOf(read, cwd).some((path) => scopes.of(path).root === root);
+    const outcome = judgeUnder(root, event, options, { tops: [...tops], ...(reads ? { reads } : {}), ownsGit });
     if (!outcome.allowed) return outcome;
     last ??= outcome;
   }
   return last ?? { allowed: true, message: "", root: options.cwd };
+}
+
+/** A Bash event's reads (shell-reads.ts), parsed once for every repository that judges them. */
+function bashReads(event: HookEvent, cwd: string, home: string | undefined): Read[] | undefined {
+  if (event.tool_name !== "Bash") return undefined;
+  const input = typeof event.tool_input === "object" && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
+  return typeof input.command === "string" ? readsOfCommand(input.command, { cwd, home }) : undefined;
+}
+
+/** The guard scopes of folders, each found once per decision. */
+class ScopeFinder {
+  private readonly known = new Map<string, { root: string; top: string }>();
+
+  of(path: string): { root: string; top: string } {
+    const folder = existingFolder(path);
+    let scope = this.known.get(folder);
+    if (scope === undefined) {
+      scope = findGuardScope(folder);
+      this.known.set(folder, scope);
+    }
+    return scope;
+  }
+}
+
+/** The folders whose repositories' manifests apply to a read: where its path is, where git runs, a repository git copies. */
+function anchorsOf(read: Read, cwd: string): string[] {
+  switch (read.kind) {
+    case "path":
+    case "tree":
+      return [read.path];
+    case "glob":
+      return [read.pattern.slice(0, Math.max(1, read.pattern.search(/[*?[]/)))];
+    case "computed":
+      return read.prefix === "" ? [] : [read.prefix];
+    case "refuse":
+      return [];
+    case "git": {
+      const anchor = gitAnchor(read) ?? read.cwd ?? cwd;
+      const base = read.cwd ?? cwd;
+      // A repository named by path (`git clone ../repo`, `git fetch /srv/repo`) is judged by its own manifest too.
+      const named = read.args
+        .filter((field) => !field.text.startsWith("-") && /[/.]/.test(field.text) && !field.text.includes(COMPUTED))
+        .map((field) => resolve(base, field.text.replace(/^file:(?:\/\/(?:localhost)?)?/i, "")));
+      return [anchor, ...named.filter((path) => existsSync(path))];
+    }
+  }
 }
 
 /**
@@ -64,7 +129,7 @@ export function mayAccess(path: string, access: Access, options: PolicyOptions):
   return { ...outcome, message: outcome.message.replace(/^BLOCKED by sealed manifest:/, `BLOCKED ${verb} ${path} by sealed manifest:`) };
 }
 
-function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): PolicyOutcome {
+function judgeUnder(root: string, event: HookEvent, options: PolicyOptions, parts: Pick<DecideContext, "tops" | "reads" | "ownsGit"> = {}): PolicyOutcome {
   const pointerPath = join(root, POINTER_PATH);
   let text: string;
   try {
@@ -87,7 +152,7 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions): Pol
   if (pointer.mode === "advisory") return { allowed: true, message: "", root, decision: { action: "allow", mode: "advisory", tool: "", targets: [] } };
   let decision: GuardDecision;
   try {
-    decision = decide(pointer, event, { root, cwd: eventCwd(event, options), home: options.home });
+    decision = decide(pointer, event, { root, cwd: eventCwd(event, options), home: options.home, ...(options.env ? { env: options.env } : {}), foldCase: volumeIgnoresCase(root), ...parts });
   } catch (cause) {
     return failClosed(root, pointer, cause);
   }
@@ -144,9 +209,6 @@ function eventPaths(event: HookEvent, options: PolicyOptions): string[] {
     const value = input[key];
     if (typeof value === "string" && value !== "" && (key !== "pattern" || value.startsWith("/") || value.startsWith("~"))) paths.push(value);
   }
-  // Bash: every absolute or home-relative word, wherever it sits (a cd target, an argument, code).
-  const command = input.command;
-  if (typeof command === "string") for (const match of command.matchAll(/(?:^|[\s'"=(:`])(~?\/[^\s'"`;|&()<>*?[{]*)/g)) paths.push(match[1]!);
   const home = options.home;
   return paths.map((raw) => {
     const expanded = raw === "~" || raw.startsWith("~/") ? `${home ?? "~"}${raw.slice(1)}` : raw;

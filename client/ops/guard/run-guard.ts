@@ -36,12 +36,12 @@ export function runGuard(input: string, options: { cwd: string; env: Env; now?: 
   try {
     if (event === undefined) {
       const root = findGuardRoot(cwd);
-      const outcome = judgeEvent({}, { cwd, home: options.env.HOME, ...(options.now ? { now: options.now } : {}) });
+      const outcome = judgeEvent({}, { cwd, home: options.env.HOME, env: options.env, ...(options.now ? { now: options.now } : {}) });
       if (!outcome.allowed) return { exitCode: 2, message: outcome.message, root: outcome.root };
       if (!existsSync(join(root, POINTER_PATH)) || outcome.decision?.mode === "advisory") return { exitCode: 0, message: "", root };
       return { exitCode: 2, message: `handoff guard: ${eventProblem}; a ${outcome.decision?.mode ?? "sealed"} manifest is active, so the call is blocked`, root };
     }
-    const outcome = judgeEvent(event, { cwd, home: options.env.HOME, ...(options.now ? { now: options.now } : {}) });
+    const outcome = judgeEvent(event, { cwd, home: options.env.HOME, env: options.env, ...(options.now ? { now: options.now } : {}) });
     return { exitCode: outcome.allowed ? 0 : 2, message: outcome.message, root: outcome.root, ...(outcome.decision ? { decision: outcome.decision } : {}) };
   } catch (cause) {
     return guardException(cwd, cause);
