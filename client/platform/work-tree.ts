@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Env } from "./env.js";
 import { runGitSync } from "./git.js";
@@ -75,6 +75,30 @@ export function mainWorktreeOf(top: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The linked worktrees of the main worktree `top`, as its `.git/worktrees/NAME/gitdir` files name
+ * them (each holds the path of the linked worktree's `.git` file); [] when there are none.
+ */
+export function linkedWorktreesOf(top: string): string[] {
+  const admin = join(top, ".git", "worktrees");
+  let names: string[];
+  try {
+    names = readdirSync(admin);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    try {
+      const dotGit = readFileSync(join(admin, name, "gitdir"), "utf8").trim();
+      if (isAbsolute(dotGit)) out.push(dirname(dotGit));
+    } catch {
+      // A worktree being removed, or not one: nothing to follow.
+    }
+  }
+  return out;
 }
 
 /** Variables that change where git looks for a repository, or what it accepts there. */

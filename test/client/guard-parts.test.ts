@@ -120,7 +120,6 @@ describe("shell words", () => {
       "path:/r/src",
       "path:/r/.env",
       "path:/r/.env",
-      "path:/r/src/docs",
       "path:/r/src/x",
       "path:/r/src/docs",
       "tree:/r/src",

@@ -8,7 +8,7 @@
  * The sandbox (buildTableSandbox, below): a repository R with README.md, src/a.ts, docs/notes.md,
  * secrets/prod.env and key.pem tracked (key.pem modified, unstaged), .env untracked, old/leak.pem
  * committed once and deleted since, `link` -> secrets; a linked worktree W of R (its key.pem
- * modified too); a folder O outside any repository; another repository P with no manifest. R's
+ * modified too) and another inside R at .wt/inner (key.pem removed); a folder O outside any repository; another repository P with no manifest. R's
  * sealed manifest forbids `secrets/**`, `*.pem` and `.env`. In tool inputs `{R}`, `{W}`, `{O}`,
  * `{P}` stand for those folders. Kept in its own module so the table can run against any build.
  */
@@ -86,6 +86,7 @@ export const TABLE: TableCase[] = [
   heredoc("a here-string fed to bash", "bash <<< 'head key.pem'", 2),
   heredoc("a here-document written to a safe file", "cat > docs/todo.md <<'EOF'\n- write tests\nEOF", 0),
   heredoc("a here-string of safe words", "grep -c x <<< 'hello world'", 0),
+  heredoc("a commit message that mentions a sealed file", "git commit -q --allow-empty -m \"$(cat <<'EOF'\nRotate the key behind secrets/prod.env\nEOF\n)\"", 0),
 
   globs("brace expansion", "cat {secrets,docs}/prod.env", 2),
   globs("a glob matching the sealed folder", "cat secr*/prod.*", 2),
@@ -213,7 +214,9 @@ export const TABLE: TableCase[] = [
   worktree("git diff in the worktree (its key.pem modified)", "git diff", 2, "worktree"),
   worktree("grep -r in the worktree", "grep -rn KEY .", 2, "worktree"),
   worktree("cat of the worktree's file from the main worktree", "cat {W}/key.pem", 2),
+  worktree("grep -r from above a worktree nested in the repository", "grep -rn API_KEY .wt", 2),
   worktree("cat of a safe file in the worktree", "cat README.md src/a.ts", 0, "worktree"),
+  worktree("grep -r of a safe folder of the nested worktree", "grep -rn TODO .wt/inner/docs", 0),
   worktree("git diff of a safe file in the worktree", "git diff -- README.md", 0, "worktree"),
 
   where("cat by absolute path from outside", "cat {R}/secrets/prod.env", 2, "outside"),
@@ -297,6 +300,9 @@ export function buildTableSandbox(base: string): TableSandbox {
   const blob = git(repo, "rev-parse", "HEAD:secrets/prod.env");
   git(repo, "worktree", "add", "-q", linked, "-b", "wt");
   writeFileSync(join(linked, "key.pem"), "-----BEGIN KEY-----\nworktree\n");
+  // A second linked worktree inside the repository, without key.pem: only its secrets/ is forbidden there.
+  git(repo, "worktree", "add", "-q", join(repo, ".wt", "inner"), "-b", "inner");
+  git(join(repo, ".wt", "inner"), "rm", "-q", "key.pem");
   mkdirSync(outside);
   writeFileSync(join(outside, "notes.txt"), "outside\n");
   makeRepo(other, { "README.md": "# Other\n" });

@@ -197,7 +197,7 @@ class PathPolicy {
         found = { path: target.split("|")[0]!, glob };
         return "stop";
       }
-      return entry.isDirectory() && !this.mayHold(target) ? "skip" : undefined;
+      return entry.isDirectory() && !this.mayHold(target) && !this.holdsWorktree(path) ? "skip" : undefined;
     });
     return found ?? (over ? "over" : undefined);
   }
@@ -209,6 +209,11 @@ class PathPolicy {
       const prefix = this.fold(stripSlash(fixedPrefix(glob)));
       return prefix === "" || prefix === folder || prefix.startsWith(`${folder}/`) || folder.startsWith(`${prefix}/`);
     });
+  }
+
+  /** Whether a folder holds one of the root's linked worktrees (whose own paths count, relative to it). */
+  private holdsWorktree(folder: string): boolean {
+    return (this.context.tops ?? []).some((top) => top.startsWith(`${folder}/`));
   }
 
   private holdsGitDir(absolute: string): boolean {

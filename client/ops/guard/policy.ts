@@ -6,6 +6,8 @@ import { kernelTimestamp } from "../../../shared/time/timestamps.js";
 import { type DecideContext, decide, type GuardDecision, type HookEvent } from "./decide.js";
 import { type ActivePointer, appendLedger, findGuardScope, LEDGER_PATH, parsePointer, POINTER_PATH, UNSTATED_REASON } from "../../lib/guard-state.js";
 import type { Env } from "../../platform/env.js";
+import { partialRealpath } from "../../platform/paths.js";
+import { linkedWorktreesOf } from "../../platform/work-tree.js";
 import { volumeIgnoresCase } from "./case-fold.js";
 import { gitAnchor } from "./git-reads.js";
 import { COMPUTED } from "./shell-expand.js";
@@ -152,7 +154,9 @@ function judgeUnder(root: string, event: HookEvent, options: PolicyOptions, part
   if (pointer.mode === "advisory") return { allowed: true, message: "", root, decision: { action: "allow", mode: "advisory", tool: "", targets: [] } };
   let decision: GuardDecision;
   try {
-    decision = decide(pointer, event, { root, cwd: eventCwd(event, options), home: options.home, ...(options.env ? { env: options.env } : {}), foldCase: volumeIgnoresCase(root), ...parts });
+    // Every linked worktree of the root counts, also one no event path led to (read whole from above it).
+    const tops = [...new Set([...(parts.tops ?? []), ...linkedWorktreesOf(root).map((top) => partialRealpath(top))])].filter((top) => top !== root);
+    decision = decide(pointer, event, { root, cwd: eventCwd(event, options), home: options.home, ...(options.env ? { env: options.env } : {}), foldCase: volumeIgnoresCase(root), ...parts, tops });
   } catch (cause) {
     return failClosed(root, pointer, cause);
   }

@@ -147,18 +147,17 @@ class ShellReader {
     else if (name === "git") this.reads.push({ kind: "git", args, cwd: state.cwd, env, via: "git" });
     else if (SHELLS.has(name)) this.shell(name, args, state, stdin, depth);
     else if (isInterpreter(name)) this.interpreter(name, args, state, stdin);
-    else this.program(name, args, state, stdin);
+    else this.program(name, args, state);
   }
 
-  /** Any other program: every word it is given may name a path it reads. */
-  private program(name: string, args: Field[], state: State, stdin: Stdin): void {
+  /** Any other program: every word it is given may name a path it reads; text fed on its stdin is data (a commit message, a file's new contents). */
+  private program(name: string, args: Field[], state: State): void {
     if (DECLARES.has(name)) this.declare(args, state);
     const recursive = isRecursive(name, args);
     let operands = 0;
     const copier = COPIERS.has(name);
     for (const arg of args) if (this.argument(arg, state, `'${name}' is given`, !NON_READING.has(name), recursive, copier)) operands++;
     if (recursive && operands === 0) this.tree(".", state, `'${name}' reads everything under the working folder`);
-    if (stdin.text !== undefined) this.tokens(stdin.text, state, `the text fed to '${name}' names`);
   }
 
   /** `export NAME=value`, `local`, `declare`, `readonly`, `read NAME`: the variables they set. */
@@ -322,7 +321,6 @@ class ShellReader {
       const fields = this.expand(redirect.target ?? [], state, depth, redirect.op !== "<<<") ?? [{ text: COMPUTED }];
       if (redirect.op === "<<<") {
         stdin = { piped: false, text: fields.map((field) => field.text).join(" ") };
-        this.tokens(stdin.text!, state, "a here-string names");
         continue;
       }
       const reading = redirect.op.startsWith("<");
