@@ -129,7 +129,8 @@ describe("shell words", () => {
   it("finds the paths inside an argument", () => {
     expect(embeddedPaths("--in=secrets/key.pem")).toEqual(["secrets/key.pem"]);
     expect(embeddedPaths("-fMakefile.sealed")).toEqual(["Makefile.sealed"]);
-    expect(embeddedPaths("x=@secrets/a;type=text/plain")).toEqual(["x=@secrets/a;type=text/plain", "secrets/a"]);
+    expect(embeddedPaths("x=@secrets/a;type=text/plain")).toEqual(["x=@secrets/a;type=text/plain", "@secrets/a;type=text/plain", "secrets/a"]);
+    expect(embeddedPaths("if=secrets/a")).toEqual(["if=secrets/a", "secrets/a"]);
     expect(embeddedPaths("file://localhost/r/secr%65ts/a")).toEqual(["file://localhost/r/secr%65ts/a", "/r/secrets/a"]);
   });
 });

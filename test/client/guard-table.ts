@@ -58,6 +58,7 @@ export const TABLE: TableCase[] = [
   reads("read from a descriptor opened on the file", "exec 3< key.pem; cat <&3", 2),
   reads("a loop fed by a redirection", "while read -r line; do echo $line; done < secrets/prod.env", 2),
   reads("a program named by path inside the sealed folder", "./secrets/prod.env", 2),
+  reads("dd if=", "dd if=secrets/prod.env bs=1k", 2),
   reads("a redirection into a safe file", "echo hello > docs/out.txt 2>&1", 0),
   reads("reading a safe file through a redirection", "wc -l < README.md", 0),
 

@@ -428,14 +428,15 @@ function isRecursive(name: string, args: Field[]): boolean {
 
 /**
  * The paths inside one argument besides the argument itself: an option's value (`--in=x`,
- * `-fx`), a name=value's value, `@file` and `name=@file`/`name=<file` (curl, httpie), and
+ * `-fx`), a name=value's value (`if=x`), `@file` and `name=@file`/`name=<file` (curl, httpie), and
  * `file://` URLs (percent-decoded).
  */
 export function embeddedPaths(text: string): string[] {
   const out: string[] = [];
   if (!text.startsWith("-")) out.push(text);
-  else if (text.includes("=")) out.push(text.slice(text.indexOf("=") + 1));
-  else if (/^-[^-]./.test(text)) out.push(text.slice(2));
+  else if (/^-[^-=]./.test(text)) out.push(text.slice(2));
+  // `--in=FILE`, `if=FILE` (dd), `NAME=FILE`: the value may be a path.
+  if (text.includes("=")) out.push(text.slice(text.indexOf("=") + 1));
   for (const m of text.matchAll(/(?:^|[=:])[@<]([^;]+)/g)) out.push(m[1]!);
   const at = text.indexOf("@");
   if (at > 0 && text[at - 1] !== "=" && !text.slice(0, at).includes("/")) out.push(text.slice(at + 1));
