@@ -178,6 +178,8 @@ export const TABLE: TableCase[] = [
   history("git notes copying a blob", "git notes add -C {BLOB} HEAD", 2),
   history("git bundle create", "git bundle create /tmp/all.bundle --all", 2),
   history("git whatchanged -p", "git whatchanged -p", 2),
+  history("git log -M -p (a flag that takes no value before -p)", "git log -M -p -1", 2),
+  history("git diff -b (ignore whitespace) of everything", "git diff -b HEAD", 2),
   history("git diff-tree without -p (names only)", "git diff-tree -r --name-only HEAD", 0),
   history("git log --stat", "git log --stat -3", 0),
   history("git log -p of a safe folder", "git log -p -- src docs", 0),
@@ -198,6 +200,7 @@ export const TABLE: TableCase[] = [
   aliases("-c of a harmless setting", "git -c color.ui=false log --oneline -3", 0),
 
   copies("git worktree add", "git worktree add {O}/copy", 2),
+  copies("git worktree add -b of an older commit", "git worktree add -b old {O}/old HEAD~2", 2),
   copies("git clone .", "git clone . {O}/clone", 2),
   copies("git clone of a file:// URL", "git clone file://{R} {O}/clone2", 2),
   copies("git checkout-index --prefix", "git checkout-index -a --prefix={O}/export/", 2),

@@ -1,8 +1,11 @@
+import type { Field } from "./shell-expand.js";
+
 /**
  * What the guard knows about the programs a shell command runs: which ones only wrap another
  * command (and how many words their options take), which read whole folder trees, which run code
  * given as text, and which never read a file their arguments name (so an argument computed at
- * run time cannot make them print one). Data only: shell-reads.ts applies it.
+ * run time cannot make them print one), and the small functions that read an argument list by
+ * that knowledge. shell-reads.ts applies it.
  */
 
 /**
@@ -169,3 +172,49 @@ export const GIT_BUILTINS = new Set(
     "version whatchanged worktree write-tree"
   ).split(" "),
 );
+
+/** The words after a wrapper's own options (and its `leading` operands, e.g. timeout's DURATION). */
+export function skipOptions(args: Field[], valued: readonly string[], leading: number): Field[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text === "--") {
+      i++;
+      break;
+    }
+    if (!text.startsWith("-") || text === "-") break;
+    if (valued.includes(text)) i++;
+  }
+  return args.slice(Math.min(i + leading, args.length));
+}
+
+export function isRecursive(name: string, args: Field[]): boolean {
+  if (RECURSIVE_COMMANDS.has(name)) return true;
+  const flag = RECURSIVE_FLAGS[name];
+  if (flag === undefined) return false;
+  return args.some((arg, i) => flag.test(arg.text) || (/^(?:-d|--directories)$/.test(arg.text) && flag.test(`${arg.text} ${args[i + 1]?.text ?? ""}`)));
+}
+
+/**
+ * The paths inside one argument besides the argument itself: an option's value (`--in=x`,
+ * `-fx`), a name=value's value (`if=x`), `@file` and `name=@file`/`name=<file` (curl, httpie), and
+ * `file://` URLs (percent-decoded).
+ */
+export function embeddedPaths(text: string): string[] {
+  const out: string[] = [];
+  if (!text.startsWith("-")) out.push(text);
+  else if (/^-[^-=]./.test(text)) out.push(text.slice(2));
+  // `--in=FILE`, `if=FILE` (dd), `NAME=FILE`: the value may be a path.
+  if (text.includes("=")) out.push(text.slice(text.indexOf("=") + 1));
+  for (const m of text.matchAll(/(?:^|[=:])[@<]([^;]+)/g)) out.push(m[1]!);
+  const at = text.indexOf("@");
+  if (at > 0 && text[at - 1] !== "=" && !text.slice(0, at).includes("/")) out.push(text.slice(at + 1));
+  for (const m of text.matchAll(/file:(?:\/\/(?:localhost)?)?(\/[^\s?#]*)/gi)) {
+    try {
+      out.push(decodeURIComponent(m[1]!));
+    } catch {
+      out.push(m[1]!);
+    }
+  }
+  return out.filter((path) => path !== "" && !/^\d+$/.test(path));
+}

@@ -1,5 +1,5 @@
 import { expandBraces } from "./braces.js";
-import type { Part, Script, Word } from "./shell-parse.js";
+import type { Part, Script, Word } from "./shell-ast.js";
 
 /**
  * The fields a parsed word becomes, as the shell would expand it, without running anything:

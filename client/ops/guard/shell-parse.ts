@@ -1,3 +1,6 @@
+import type { Command, ExpandCommand, ForCommand, GroupCommand, Part, Redirect, Script, SimpleCommand, Word } from "./shell-ast.js";
+import { ansiC, matchingBrace } from "./shell-quoting.js";
+
 /**
  * A parser for the shell a Bash tool call runs (bash, POSIX sh), deep enough to see every word
  * the shell would turn into a path: quoting (`'...'`, `"..."`, `$'...'`, backslashes), parameter
@@ -7,62 +10,6 @@
  * functions). It does not run or expand anything: shell-expand.ts turns its words into fields.
  * Whatever it cannot follow (nesting deeper than MAX_DEPTH) throws, and the guard then blocks.
  */
-
-export type Part =
-  | { kind: "text"; text: string; quoted: boolean }
-  /** `$NAME`, `${NAME...}`: `inner` is what follows the name inside braces (`:-default`). */
-  | { kind: "param"; name: string; quoted: boolean; inner: string }
-  /** `$(...)` or back quotes: its output, computed at run time. */
-  | { kind: "command"; script: Script; quoted: boolean }
-  /** `<(...)`, `>(...)`: a file the shell names, fed by (or feeding) a command. */
-  | { kind: "process"; script: Script }
-  | { kind: "arith"; quoted: boolean };
-
-export type Word = Part[];
-
-export interface Redirect {
-  /** `<`, `>`, `>>`, `<>`, `<&`, `>&`, `&>`, `&>>`, `>|`, `<<<`, `<<`. */
-  op: string;
-  target?: Word;
-  /** A here-document: its body, and whether the shell expands it (an unquoted delimiter). */
-  heredoc?: { body: string; expanded?: Word };
-}
-
-export interface SimpleCommand {
-  kind: "simple";
-  words: Word[];
-  redirects: Redirect[];
-  /** Its standard input is the previous command's output (`a | b`). */
-  piped: boolean;
-}
-
-export interface GroupCommand {
-  kind: "group";
-  body: Script;
-  redirects: Redirect[];
-  piped: boolean;
-  /** `( ... )`: a `cd` inside does not outlive it. */
-  subshell: boolean;
-}
-
-/** `for NAME in WORDS`: NAME takes each word in turn (`items` undefined: the positional parameters). */
-export interface ForCommand {
-  kind: "for";
-  name: string;
-  items: Word[] | undefined;
-}
-
-/** Words the shell expands without running them as a command (`case` subjects, `[[ ... ]]`). */
-export interface ExpandCommand {
-  kind: "expand";
-  words: Word[];
-}
-
-export type Command = SimpleCommand | GroupCommand | ForCommand | ExpandCommand;
-
-export interface Script {
-  commands: Command[];
-}
 
 /** Deeper nesting of substitutions, subshells and quotes than this is refused (the guard blocks). */
 export const MAX_DEPTH = 32;
@@ -552,51 +499,4 @@ class Parser {
 /** The text of a word's literal parts (a here-document delimiter). */
 function textOf(word: Word): string {
   return word.map((part) => (part.kind === "text" ? part.text : part.kind === "param" ? `$${part.name}` : "")).join("");
-}
-
-/** Where the `}` closing a `${` is (nested braces and quotes skipped), or the end of input. */
-function matchingBrace(s: string, from: number): number {
-  let depth = 1;
-  for (let j = from; j < s.length; j++) {
-    const c = s[j];
-    if (c === "\\") j++;
-    else if (c === "'") j = Math.max(j, s.indexOf("'", j + 1));
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return j;
-  }
-  return s.length;
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", e: "\x1b", E: "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?" };
-
-/** Bash's `$'...'` from just after the opening quote: the decoded text, and where the word goes on. */
-function ansiC(s: string, from: number): { text: string; end: number } {
-  let text = "";
-  let j = from;
-  for (; j < s.length && s[j] !== "'"; j++) {
-    if (s[j] !== "\\") {
-      text += s[j];
-      continue;
-    }
-    const c = s[++j];
-    if (c === undefined) break;
-    if (SIMPLE_ESCAPES[c] !== undefined) text += SIMPLE_ESCAPES[c];
-    else if (/[0-7]/.test(c)) {
-      const digits = /^[0-7]{1,3}/.exec(s.slice(j))![0];
-      text += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
-      j += digits.length - 1;
-    } else if (c === "x" || c === "u" || c === "U") {
-      const max = c === "x" ? 2 : c === "u" ? 4 : 8;
-      const digits = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(s.slice(j + 1))?.[0];
-      if (digits === undefined) text += `\\${c}`;
-      else {
-        const code = Number.parseInt(digits, 16);
-        text += code <= 0x10ffff ? String.fromCodePoint(code) : "";
-        j += digits.length;
-      }
-    } else if (c === "c" && s[j + 1] !== undefined) {
-      text += String.fromCharCode(s[++j]!.toUpperCase().charCodeAt(0) ^ 0x40);
-    } else text += `\\${c}`;
-  }
-  return { text, end: j + 1 };
 }

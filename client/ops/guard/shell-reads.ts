@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import { basename, isAbsolute, join, normalize } from "node:path";
-import { CODE_OPTIONS, CODE_TOKENS, COPIERS, isInterpreter, NON_READING, RECURSIVE_COMMANDS, RECURSIVE_FLAGS, SHELLS, WRAPPERS } from "./programs.js";
+import { CODE_OPTIONS, CODE_TOKENS, COPIERS, embeddedPaths, isInterpreter, isRecursive, NON_READING, SHELLS, skipOptions, WRAPPERS } from "./programs.js";
 import { assignmentName, COMPUTED, type ExpandScope, expandWord, type Field, type Values } from "./shell-expand.js";
-import { type Command, parseShell, type Redirect, type Script, ShellParseLimit, type SimpleCommand, type Word } from "./shell-parse.js";
+import type { Command, Redirect, Script, SimpleCommand, Word } from "./shell-ast.js";
+import { parseShell, ShellParseLimit } from "./shell-parse.js";
 
 /**
  * The one shell reader: every path a Bash command would read, as the guard must judge it. It
@@ -402,50 +403,4 @@ function exists(path: string): boolean {
 
 function clone(state: State): State {
   return { cwd: state.cwd, vars: new Map(state.vars), stack: [...state.stack] };
-}
-
-/** The words after a wrapper's own options (and its `leading` operands, e.g. timeout's DURATION). */
-function skipOptions(args: Field[], valued: readonly string[], leading: number): Field[] {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const text = args[i]!.text;
-    if (text === "--") {
-      i++;
-      break;
-    }
-    if (!text.startsWith("-") || text === "-") break;
-    if (valued.includes(text)) i++;
-  }
-  return args.slice(Math.min(i + leading, args.length));
-}
-
-function isRecursive(name: string, args: Field[]): boolean {
-  if (RECURSIVE_COMMANDS.has(name)) return true;
-  const flag = RECURSIVE_FLAGS[name];
-  if (flag === undefined) return false;
-  return args.some((arg, i) => flag.test(arg.text) || (/^(?:-d|--directories)$/.test(arg.text) && flag.test(`${arg.text} ${args[i + 1]?.text ?? ""}`)));
-}
-
-/**
- * The paths inside one argument besides the argument itself: an option's value (`--in=x`,
- * `-fx`), a name=value's value (`if=x`), `@file` and `name=@file`/`name=<file` (curl, httpie), and
- * `file://` URLs (percent-decoded).
- */
-export function embeddedPaths(text: string): string[] {
-  const out: string[] = [];
-  if (!text.startsWith("-")) out.push(text);
-  else if (/^-[^-=]./.test(text)) out.push(text.slice(2));
-  // `--in=FILE`, `if=FILE` (dd), `NAME=FILE`: the value may be a path.
-  if (text.includes("=")) out.push(text.slice(text.indexOf("=") + 1));
-  for (const m of text.matchAll(/(?:^|[=:])[@<]([^;]+)/g)) out.push(m[1]!);
-  const at = text.indexOf("@");
-  if (at > 0 && text[at - 1] !== "=" && !text.slice(0, at).includes("/")) out.push(text.slice(at + 1));
-  for (const m of text.matchAll(/file:(?:\/\/(?:localhost)?)?(\/[^\s?#]*)/gi)) {
-    try {
-      out.push(decodeURIComponent(m[1]!));
-    } catch {
-      out.push(m[1]!);
-    }
-  }
-  return out.filter((path) => path !== "" && !/^\d+$/.test(path));
 }
