@@ -114,6 +114,7 @@ export const TABLE: TableCase[] = [
   recursion("find -exec cat", "find . -name '*.env' -exec cat {} +", 2),
   recursion("tar of the repository", "tar -cf - . | tar -tv", 2),
   recursion("grep -r through a symlinked folder", "grep -r KEY link", 2),
+  recursion("grep -r of git's own folder", "grep -rn API_KEY .git", 2),
   recursion("grep -rn of safe folders", "grep -rn TODO src docs", 0),
   recursion("rg of a safe folder", "rg -n 'export' src", 0),
   recursion("find in a safe folder", "find docs -name '*.md'", 0),

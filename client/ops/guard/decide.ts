@@ -76,6 +76,8 @@ export function decide(pointer: ActivePointer, event: HookEvent, context: Decide
 const MAX_LEDGERED = 100;
 /** A direct read of git's object store reads every committed version of every file. */
 const GIT_STORE = /(?:^|\/)\.git\/(?:objects|lost-found)(?:\/|$)/;
+/** A recursive read of a `.git` folder reads the store and the rest of git's plain copies (rr-cache, stashes' index). */
+const GIT_DIR = /(?:^|\/)\.git(?:\/|$)/;
 
 class PathPolicy {
   private readonly forbidden: readonly string[];
@@ -176,7 +178,7 @@ class PathPolicy {
     const target = this.relpath(absolute);
     const direct = this.matches(target);
     if (direct) return { action: "block", reason: `${via}, which matches forbidden glob '${direct}'`, targets: [target] };
-    if (copy && this.forbidden.length > 0 && this.holdsGitDir(absolute)) {
+    if (this.forbidden.length > 0 && ((copy && this.holdsGitDir(absolute)) || target.split("|").some((candidate) => GIT_DIR.test(candidate)))) {
       return { action: "block", reason: `${via}, which holds the repository's .git (every committed version of the forbidden files)`, targets: [target] };
     }
     const glob = this.scopeReaches(absolute);
@@ -192,7 +194,7 @@ class PathPolicy {
     let found: { path: string; glob: string } | undefined;
     const over = walk(folder, this.budget, (path, entry) => {
       const target = entry.isSymbolicLink() ? this.relpath(path) : this.fromRoot(path);
-      const glob = this.matches(target) ?? (entry.isSymbolicLink() && isFolder(path) ? this.scopeReaches(path) : undefined);
+      const glob = this.matches(target) ?? (entry.isSymbolicLink() && leadsToFolder(path) ? this.scopeReaches(path) : undefined);
       if (glob) {
         found = { path: target.split("|")[0]!, glob };
         return "stop";
@@ -371,6 +373,15 @@ class PathPolicy {
 
 function allow(targets: string[]): Policy {
   return { action: "allow", targets };
+}
+
+/** Whether a symlink met in a walk leads to a folder (a loop or a dangling one: no). */
+function leadsToFolder(path: string): boolean {
+  try {
+    return isFolder(path);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a path leads to something (symlinks followed), for the ledger's targets. */
