@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import { matchGlob } from "../../../shared/repo/glob.js";
 import { type ActivePointer, type GuardMode, isFolder } from "../../lib/guard-state.js";
@@ -90,6 +90,7 @@ class PathPolicy {
   ) {
     this.forbidden = forbidden.map((glob) => glob.replace(/\\/g, "/").replace(/^(\.\/)+/, ""));
     this.cwd = context.cwd;
+    this.tops = [context.root, ...(context.tops ?? [])];
   }
 
   /** Where relative tool paths resolve: the event's cwd. */
@@ -298,19 +299,24 @@ class PathPolicy {
   /** `norm` and, when a symlink leads elsewhere, `norm|real`: each relative to its work tree when inside one. */
   relpath(absolute: string): string {
     const norm = stripSlash(absolute);
-    const real = partialRealpath(norm);
+    const real = realOf(norm);
     return [...new Set([norm, real].map((candidate) => this.fromRoot(candidate)))].join("|");
   }
 
   /** A path relative to the deepest work tree holding it (the root or one of its linked worktrees), else as given. */
   fromRoot(path: string): string {
     let best: string | undefined;
-    for (const top of [this.context.root, ...(this.context.tops ?? [])]) {
-      const rel = path === top ? "." : repoRelative(top, path);
-      if (rel !== undefined && (best === undefined || rel.length < best.length)) best = rel === "" ? "." : rel;
+    for (const top of this.tops) {
+      // Both are absolute and normalized here, so containment is a prefix: no path.relative per entry of a walk.
+      const base = top.endsWith(sep) ? top : top + sep;
+      const rel = path === top ? "." : path.startsWith(base) ? path.slice(base.length) : undefined;
+      if (rel !== undefined && (best === undefined || rel.length < best.length)) best = rel;
     }
-    return best ?? path.split(sep).join("/");
+    return (best ?? path).split(sep).join("/");
   }
+
+  /** The root and its linked worktrees: the work trees paths are judged relative to. */
+  private readonly tops: string[];
 
   /** The forbidden glob a target (`a|b`) matches, itself, inside it, or as the folder it names. */
   matches(target: string): string | undefined {
@@ -373,6 +379,18 @@ class PathPolicy {
 
 function allow(targets: string[]): Policy {
   return { action: "allow", targets };
+}
+
+/**
+ * Where a path really leads: one realpath(3) call for a path that exists (the common case, and
+ * on every Read and Bash word), else the longest existing prefix resolved (partialRealpath).
+ */
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return partialRealpath(path);
+  }
 }
 
 /** Whether a symlink met in a walk leads to a folder (a loop or a dangling one: no). */

@@ -52,7 +52,9 @@ const INTERPRETER_NAMES = new Set(
 );
 
 export function isInterpreter(name: string): boolean {
-  return INTERPRETER_NAMES.has(name) || INTERPRETER_NAMES.has(name.replace(/[0-9.]+$/, ""));
+  if (INTERPRETER_NAMES.has(name)) return true;
+  const last = name[name.length - 1] ?? "";
+  return (last === "." || (last >= "0" && last <= "9")) && INTERPRETER_NAMES.has(name.replace(/[0-9.]+$/, ""));
 }
 
 /** Options that hand an interpreter its code as the next word (`python3 -c CODE`, `node -e CODE`). */
@@ -202,19 +204,30 @@ export function isRecursive(name: string, args: Field[]): boolean {
  */
 export function embeddedPaths(text: string): string[] {
   const out: string[] = [];
-  if (!text.startsWith("-")) out.push(text);
-  else if (/^-[^-=]./.test(text)) out.push(text.slice(2));
+  if (text[0] !== "-") out.push(text);
+  else if (text.length > 2 && text[1] !== "-" && text[1] !== "=") out.push(text.slice(2));
   // `--in=FILE`, `if=FILE` (dd), `NAME=FILE`: the value may be a path.
-  if (text.includes("=")) out.push(text.slice(text.indexOf("=") + 1));
-  for (const m of text.matchAll(/(?:^|[=:])[@<]([^;]+)/g)) out.push(m[1]!);
-  const at = text.indexOf("@");
-  if (at > 0 && text[at - 1] !== "=" && !text.slice(0, at).includes("/")) out.push(text.slice(at + 1));
-  for (const m of text.matchAll(/file:(?:\/\/(?:localhost)?)?(\/[^\s?#]*)/gi)) {
-    try {
-      out.push(decodeURIComponent(m[1]!));
-    } catch {
-      out.push(m[1]!);
+  const eq = text.indexOf("=");
+  if (eq >= 0) out.push(text.slice(eq + 1));
+  // The checks below run on every word of every command: the regular expressions only where they can match.
+  if (text.includes("@") || text.includes("<")) {
+    for (const m of text.matchAll(/(?:^|[=:])[@<]([^;]+)/g)) out.push(m[1]!);
+    const at = text.indexOf("@");
+    if (at > 0 && text[at - 1] !== "=" && !text.slice(0, at).includes("/")) out.push(text.slice(at + 1));
+  }
+  if (/file:/i.test(text)) {
+    for (const m of text.matchAll(/file:(?:\/\/(?:localhost)?)?(\/[^\s?#]*)/gi)) {
+      try {
+        out.push(decodeURIComponent(m[1]!));
+      } catch {
+        out.push(m[1]!);
+      }
     }
   }
-  return out.filter((path) => path !== "" && !/^\d+$/.test(path));
+  return out.filter((path) => path !== "" && !isDigits(path));
+}
+
+function isDigits(text: string): boolean {
+  for (const char of text) if (char < "0" || char > "9") return false;
+  return true;
 }

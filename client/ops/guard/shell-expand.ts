@@ -93,6 +93,7 @@ function partAlternatives(part: Part, first: boolean, scope: ExpandScope): strin
       if (part.quoted) return [quote(part.text)];
       if (!first) return [part.text];
       // `NAME=~/x`: bash expands a tilde right after an assignment's `=` too.
+      if (!part.text.includes("~")) return [part.text];
       const assignment = /^([A-Za-z_][A-Za-z0-9_]*\+?=)(~.*)$/.exec(part.text);
       return [assignment ? assignment[1]! + tilde(assignment[2]!, scope.home) : tilde(part.text, scope.home)];
     }
@@ -130,6 +131,6 @@ function tilde(text: string, home: string | undefined): string {
 /** Whether a word is an assignment (`NAME=value`), as the shell decides it: from its unquoted start. */
 export function assignmentName(word: Word): string | undefined {
   const lead = word[0];
-  if (lead?.kind !== "text" || lead.quoted) return undefined;
+  if (lead?.kind !== "text" || lead.quoted || !lead.text.includes("=")) return undefined;
   return /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(lead.text)?.[1];
 }

@@ -160,7 +160,7 @@ class Parser {
       const start = this.i;
       const word = this.word();
       // `2>file`, `{fd}<file`: digits (or a {name}) right before a redirection are its descriptor.
-      if (/^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(this.s.slice(start, this.i)) && (this.s[this.i] === "<" || this.s[this.i] === ">")) continue;
+      if ((this.s[this.i] === "<" || this.s[this.i] === ">") && /^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(this.s.slice(start, this.i))) continue;
       // `arr=(a b c)`: an array assignment; its elements are words like any other.
       if (this.s[this.i] === "(" && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(this.s.slice(start, this.i))) {
         this.i++;
