@@ -3,7 +3,8 @@
 // run then one measured run so load elsewhere falls on both alike. The events are the guard
 // table's (test/client/guard-table.ts), under its sealed manifest, plus the common case of no
 // manifest at all. Goal: ratio <= 1.35 on the common events (Read, Grep, simple Bash), measured
-// 21 times each; every other event of the table is measured 5 times and printed for reference.
+// 21 times each (with their CPU time, steadier on a busy machine); every other event of the table
+// is measured 5 times and printed for reference.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,25 +56,40 @@ try {
     expected: 0,
   });
 
+  // Each process also reports the CPU time it used (a preload both kinds of run get): on a busy
+  // machine wall time swings with other load, CPU time much less, so the CPU ratio is printed too.
+  const preload = join(base, "cpu.cjs");
+  writeFileSync(preload, 'process.on("exit", () => { const c = process.cpuUsage(); require("node:fs").writeSync(3, String((c.user + c.system) / 1000)); });\n');
+  const cpu = new Map();
   const run = (args, cwd, input, expected) => {
     const start = performance.now();
-    const result = spawnSync(process.execPath, args, { cwd, env, input, stdio: ["pipe", "pipe", "pipe"] });
+    const result = spawnSync(process.execPath, ["-r", preload, ...args], { cwd, env, input, stdio: ["pipe", "pipe", "pipe", "pipe"] });
     const elapsed = performance.now() - start;
     if (result.status !== expected) throw new Error(`${args.join(" ")} exited ${result.status}, expected ${expected}: ${result.stderr}`);
+    cpu.set(args, Number(String(result.output[3])));
     return elapsed;
   };
   const median = (times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
   const measure = ({ name, cwd, input, expected }, rounds, goal) => {
     const baseline = [];
     const measured = [];
+    const cpuBaseline = [];
+    const cpuMeasured = [];
+    const baseArgs = ["-e", "0"];
+    const guardArgs = [bin, "guard"];
     for (let i = -2; i < rounds; i++) {
-      const b = run(["-e", "0"], cwd, input, 0);
-      const m = run([bin, "guard"], cwd, input, expected);
+      const b = run(baseArgs, cwd, input, 0);
+      const bCpu = cpu.get(baseArgs);
+      const m = run(guardArgs, cwd, input, expected);
       if (i < 0) continue;
       baseline.push(b);
       measured.push(m);
+      cpuBaseline.push(bCpu);
+      cpuMeasured.push(cpu.get(guardArgs));
     }
-    return report(`handoff guard (${name}) / node -e 0`, median(measured), median(baseline), goal);
+    const ratio = report(`handoff guard (${name}) / node -e 0`, median(measured), median(baseline), goal);
+    if (goal) console.log(`  CPU time: ${median(cpuMeasured).toFixed(2)} ms / ${median(cpuBaseline).toFixed(2)} ms = ratio ${(median(cpuMeasured) / median(cpuBaseline)).toFixed(2)}`);
+    return ratio;
   };
 
   const events = TABLE.map((c) => ({ name: `${c.class}: ${c.name}`, cwd: box.cwdOf(c.at), input: box.payload(c), expected: c.expected, common: COMMON.includes(c.name) }));
