@@ -1,5 +1,5 @@
-import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { matchGlob } from "../../../shared/repo/glob.js";
 import { type ActivePointer, type GuardMode, isFolder } from "../../lib/guard-state.js";
 import type { Env } from "../../platform/env.js";
@@ -61,7 +61,7 @@ export function decide(pointer: ActivePointer, event: HookEvent, context: Decide
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
   if (pointer.mode === "advisory") return { action: "allow", mode: "advisory", tool, targets: [] };
   const input = typeof event.tool_input === "object" && event.tool_input !== null ? (event.tool_input as Record<string, unknown>) : {};
-  const policy = new PathPolicy(pointer.forbidden, context).evaluate(tool, input);
+  const policy = new PathPolicy(pointer.forbidden, context, pointer.mode === "bounded").evaluate(tool, input);
   if (pointer.mode === "sealed") {
     return policy.action === "block" ? { action: "block", mode: "sealed", tool, reason: policy.reason, targets: policy.targets } : { action: "allow", mode: "sealed", tool, targets: policy.targets };
   }
@@ -87,6 +87,8 @@ class PathPolicy {
   constructor(
     forbidden: readonly string[],
     private readonly context: DecideContext,
+    /** Bounded mode: the targets are ledgered, so they are the paths that exist. */
+    private readonly ledgering: boolean,
   ) {
     this.forbidden = forbidden.map((glob) => glob.replace(/\\/g, "/").replace(/^(\.\/)+/, ""));
     this.cwd = context.cwd;
@@ -171,7 +173,8 @@ class PathPolicy {
     if (this.forbidden.length > 0 && target.split("|").some((candidate) => GIT_STORE.test(candidate))) {
       return { action: "block", reason: `${via}, which is inside git's object store (every committed version of the forbidden files)`, targets: [target] };
     }
-    return allow(exists(absolute) ? [target] : []);
+    // Only bounded mode reads the targets (its ledger holds the paths that exist): sealed mode skips the stat.
+    return allow(this.ledgering && !exists(absolute) ? [] : [target]);
   }
 
   /** Everything under a folder: blocked when a forbidden path is really there (walked, bounded), or a copy takes `.git`. */
@@ -382,12 +385,21 @@ function allow(targets: string[]): Policy {
 }
 
 /**
- * Where a path really leads: one realpath(3) call for a path that exists (the common case, and
- * on every Read and Bash word), else the longest existing prefix resolved (partialRealpath).
+ * Where a path really leads, as partialRealpath says (the longest existing prefix resolved, the
+ * rest as written), without an exception per missing name: a Bash command's words mostly name
+ * nothing (`-rn`, `TODO`), and a thrown error costs more than the rest of judging the word.
  */
 function realOf(path: string): string {
+  let existing = path;
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) return path;
+    rest.unshift(basename(existing));
+    existing = parent;
+  }
   try {
-    return realpathSync.native(path);
+    return join(realpathSync.native(existing), ...rest);
   } catch {
     return partialRealpath(path);
   }
