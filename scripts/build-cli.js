@@ -226,8 +226,8 @@ const COMMON = {
 /**
  * The bundles themselves: CommonJS throughout. A lazy `await import("node:fs/promises")` is
  * lowered to `require`, so the first one does not start the ES module loader (about 6 ms on
- * Node 20), and every module a bundle loads is compiled by the CommonJS loader, which is what the
- * launcher caches (see bin/handoff.cjs).
+ * Node 20), and every module a bundle loads is a CommonJS file of dist/, which the launcher
+ * compiles and caches itself (see bin/handoff.cjs).
  */
 const BUNDLE = { ...COMMON, supported: { "dynamic-import": false } };
 
@@ -236,8 +236,8 @@ function commandBundle(name, modules, exportsOf, plugins, entry) {
   return {
     ...entry,
     plugins: [onlyCommand(name, modules), vendored(exportsOf), ...plugins],
-    // Compiling is a command's largest single cost wherever no compile cache holds it (Node 20,
-    // the first run after an install or a build, NODE_DISABLE_COMPILE_CACHE): whitespace and
+    // Compiling is a command's largest single cost wherever no code cache holds it (the first run
+    // after an install or a build, NODE_DISABLE_COMPILE_CACHE, no private cache folder): whitespace and
     // syntax minified, create.cjs compiles in 11.5 ms instead of 13.9 (403 KB -> 311 KB, before its
     // rare paths left it). Names are kept: stack traces and the bundle tests read them.
     minifyWhitespace: true,

@@ -30,15 +30,23 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const commandNames = COMMANDS.map((command) => command.spec.name);
 
-/** The dist/ files one run of `handoff ...args` loaded, as paths under dist/. */
+/**
+ * The dist/ files one run of `handoff ...args` loaded, as paths under dist/, in order: those the
+ * launcher's cached loader compiled (it names each under NODE_DEBUG=handoff), then any that Node's
+ * own loader did (require.cache).
+ */
 async function loadedFiles(args: string[]): Promise<string[]> {
-  const run = await runProgram(process.execPath, ["-r", preload, join(repoRoot, "bin", "handoff.cjs"), ...args], { cwd: repo, env: { HOME: base, HANDOFF_ROOT: store } });
+  const run = await runProgram(process.execPath, ["-r", preload, join(repoRoot, "bin", "handoff.cjs"), ...args], {
+    cwd: repo,
+    env: { HOME: base, HANDOFF_ROOT: store, NODE_DEBUG: "handoff" },
+  });
   // 1: nothing found (resume), 2: usage (the typo); an operational failure (3) is a broken run.
   expect(run.code, run.stderr).toBeLessThanOrEqual(2);
   const listed = /LOADED (\[.*\])/.exec(run.stderr)?.[1];
   expect(listed, run.stderr).toBeDefined();
+  const cached = [...run.stderr.matchAll(/^HANDOFF \d+: code cache (?:hit|miss|rejected) (.*)$/gm)].map((match) => match[1]!);
   const dist = join(repoRoot, "dist");
-  return (JSON.parse(listed!) as string[]).filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length + 1));
+  return [...new Set([...cached, ...(JSON.parse(listed!) as string[])])].filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length + 1));
 }
 
 describe("the CLI's bundles", () => {
@@ -171,8 +179,15 @@ describe("what the bundles carry", () => {
   });
 });
 
-// Node 22 as scripts/test-nodes.js installs it for the installed-package tests.
-const tested22 = testNode(22);
+/** This Node, and Node 22 and 24 as scripts/test-nodes.js installs them (a test of one that is not there is skipped, with why). */
+const nodes: { name: string; node: string; version: string }[] = [{ name: `this Node (${process.version})`, node: process.execPath, version: process.version }];
+const missingNodes: string[] = [];
+for (const major of [22, 24]) {
+  if (process.version.startsWith(`v${major}.`)) continue;
+  const tested = testNode(major);
+  if ("node" in tested) nodes.push({ name: `Node ${major}`, node: tested.node, version: `v${tested.version}` });
+  else missingNodes.push(tested.reason);
+}
 /** Whether `version` (v22.1.0, ...) has module.enableCompileCache. */
 const hasCompileCache = (version: string) => {
   const [major, minor] = version.slice(1).split(".").map(Number);
@@ -180,57 +195,126 @@ const hasCompileCache = (version: string) => {
 };
 
 describe("the compile cache", () => {
-  // Node's own compile cache (module.enableCompileCache), enabled by the launcher in the user's cache folder.
-  const cacheDir = (home: string) => join(home, ".cache", "handoff", "compile-cache");
-  const listIn = (home: string, env: Record<string, string> = {}, node = process.execPath) =>
-    runProgram(node, [join(repoRoot, "bin", "handoff.cjs"), "list", "--json"], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store, NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...env } });
-  /** What Node's compile cache said of list.cjs: "accepted" when the cached code was used, "initializing" when it was not there. */
-  const cacheUse = (stderr: string) => /cache for \S*list\.cjs (was accepted|was not initialized)/.exec(stderr)?.[1];
+  // A command's bundles: V8's code cache, kept by the launcher's loader (node:vm) in the user's cache folder.
+  const cacheRoot = (home: string) => join(home, ".cache", "handoff", "compile-cache");
+  const codeCache = (home: string, version: string) => join(cacheRoot(home), `v8-${version}-${process.arch}`);
+  const launch = (launcher: string, args: string[], home: string, env: Record<string, string> = {}, node = process.execPath) =>
+    runProgram(node, [launcher, ...args], { cwd: repo, env: { HOME: home, HANDOFF_ROOT: store, NODE_DEBUG: "handoff", ...env } });
+  const listIn = (home: string, env: Record<string, string> = {}, node = process.execPath) => launch(join(repoRoot, "bin", "handoff.cjs"), ["list", "--json"], home, env, node);
+  /** What the launcher's loader said of each file it compiled: hit (cached code used), miss (none yet), rejected (V8 refused it). */
+  const cacheUse = (stderr: string) => Object.fromEntries([...stderr.matchAll(/^HANDOFF \d+: code cache (hit|miss|rejected) (.*)$/gm)].map(([, use, file]) => [relative(repoRoot, file!), use]));
+  for (const reason of missingNodes) it.skip(`is kept under every tested Node: ${reason}`, () => {});
 
-  // Under this Node where it has one, and under Node 22 as scripts/test-nodes.js installs it (skipped where it is not).
-  const nodes = [{ name: `this Node (${process.version})`, node: process.execPath, version: process.version }];
-  if ("node" in tested22) nodes.push({ name: "Node 22", node: tested22.node, version: `v${tested22.version}` });
-  if ("reason" in tested22) it.skip(`is kept under Node 22 too: ${tested22.reason}`, () => {});
-  const withCache = nodes.filter(({ version }) => hasCompileCache(version));
-  const withoutCache = nodes.filter(({ version }) => !hasCompileCache(version));
-
-  it.each(withCache)("is Node's own under $name: in a private folder, and used on the next run", async ({ node, version }) => {
+  it.each(nodes)("is kept under $name by the launcher, in a private folder, and used on the next run", async ({ node, version }) => {
     const home = join(base, `home-${version}`);
     mkdirSync(home);
     const first = await listIn(home, {}, node);
     expect(first.code, first.stderr).toBe(0);
-    expect(cacheUse(first.stderr)).toBe("was not initialized");
-    expect(statSync(join(home, ".cache", "handoff")).mode & 0o777).toBe(0o700);
-    expect(statSync(cacheDir(home)).mode & 0o777).toBe(0o700);
-    // One folder per Node release, Node's own layout.
-    expect(readdirSync(cacheDir(home))).toEqual([expect.stringContaining(`${version}-${process.arch}`)]);
+    expect(cacheUse(first.stderr)).toEqual({ "dist/commands/list.cjs": "miss" });
+    for (const dir of [join(home, ".cache", "handoff"), cacheRoot(home), codeCache(home, version)]) expect(statSync(dir).mode & 0o777).toBe(0o700);
+    // One folder per Node release and CPU, one private file per bundle.
+    expect(readdirSync(cacheRoot(home))).toEqual([`v8-${version}-${process.arch}`]);
+    const [entry, ...more] = readdirSync(codeCache(home, version));
+    expect(more).toEqual([]);
+    expect(statSync(join(codeCache(home, version), entry!)).mode & 0o777).toBe(0o600);
     const second = await listIn(home, {}, node);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe(first.stdout);
-    expect(cacheUse(second.stderr)).toBe("was accepted");
+    expect(cacheUse(second.stderr)).toEqual({ "dist/commands/list.cjs": "hit" });
   });
 
-  it.each(withoutCache)("is not there under $name, which has no module.enableCompileCache: nothing is written", async ({ node, version }) => {
-    const home = join(base, `home-${version}`);
+  it("is written again when V8 rejects it", async () => {
+    const home = join(base, "home-rejected");
     mkdirSync(home);
-    const run = await listIn(home, {}, node);
-    expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(home, ".cache"))).toBe(false);
+    expect(cacheUse((await listIn(home)).stderr)).toEqual({ "dist/commands/list.cjs": "miss" });
+    const [entry] = readdirSync(codeCache(home, process.version));
+    writeFileSync(join(codeCache(home, process.version), entry!), "not V8's code cache");
+    const rejected = await listIn(home);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(cacheUse(rejected.stderr)).toEqual({ "dist/commands/list.cjs": "rejected" });
+    expect(cacheUse((await listIn(home)).stderr)).toEqual({ "dist/commands/list.cjs": "hit" });
   });
 
-  it.each(withCache)("is not used under $name in a folder others can write to, nor with NODE_DISABLE_COMPILE_CACHE", async ({ node, version }) => {
+  // A package of the launcher and two small files of its own: what the loader does with any bundle.
+  describe("on a bundle of its own", () => {
+    const tree = join(base, "tree");
+    const launcher = join(tree, "bin", "handoff.cjs");
+    const boom = join(tree, "dist", "commands", "boom.cjs");
+    beforeAll(() => {
+      mkdirSync(join(tree, "bin"), { recursive: true });
+      mkdirSync(join(tree, "dist", "commands"), { recursive: true });
+      mkdirSync(join(tree, "dist", "vendor"), { recursive: true });
+      writeFileSync(launcher, readFileSync(join(repoRoot, "bin", "handoff.cjs")));
+      writeFileSync(boom, '"use strict";\nconst lib = require("../vendor/lib.cjs");\nexports.runProcess = () => {\n  lib.fail("first");\n};\n');
+      writeFileSync(join(tree, "dist", "vendor", "lib.cjs"), '"use strict";\nexports.fail = function fail(name) {\n  throw new Error("boom: " + name);\n};\n');
+    });
+    const boomIn = (home: string) => launch(launcher, ["boom"], home);
+
+    it("loads what a bundle requires under dist/ through the cache too, and its errors name the files and lines", async () => {
+      const home = join(base, "home-tree");
+      mkdirSync(home);
+      for (const use of ["miss", "hit"]) {
+        const run = await boomIn(home);
+        expect(run.code).toBe(1);
+        expect(cacheUse(run.stderr)).toEqual({ [relative(repoRoot, boom)]: use, [relative(repoRoot, join(tree, "dist", "vendor", "lib.cjs"))]: use });
+        expect(run.stderr).toContain("Error: boom: first");
+        expect(run.stderr).toContain(`at Object.fail (${join(tree, "dist", "vendor", "lib.cjs")}:3:9)`);
+        expect(run.stderr).toMatch(new RegExp(`at exports\\.runProcess \\(${boom.replace(/[.]/g, "\\.")}:4:\\d+\\)`));
+      }
+    });
+
+    it("never pairs a rebuilt file with the code cached for the old one, even of the same length", async () => {
+      const home = join(base, "home-rebuilt");
+      mkdirSync(home);
+      expect(cacheUse((await boomIn(home)).stderr)[relative(repoRoot, boom)]).toBe("miss");
+      const before = readdirSync(codeCache(home, process.version)).sort();
+      const source = readFileSync(boom, "utf8");
+      writeFileSync(boom, source.replace('"first"', '"other"'));
+      const rebuilt = await boomIn(home);
+      expect(cacheUse(rebuilt.stderr)[relative(repoRoot, boom)]).toBe("miss");
+      expect(rebuilt.stderr).toContain("Error: boom: other");
+      // The old file's entry went when the new one was written.
+      const after = readdirSync(codeCache(home, process.version)).sort();
+      expect(after).toHaveLength(before.length);
+      expect(after).not.toEqual(before);
+      writeFileSync(boom, source);
+    });
+  });
+
+  it.each(nodes)("is not used under $name in a folder others can write to, nor with NODE_DISABLE_COMPILE_CACHE", async ({ node, version }) => {
     const open = join(base, `home-open-${version}`);
-    mkdirSync(cacheDir(open), { recursive: true });
-    chmodSync(cacheDir(open), 0o777);
+    mkdirSync(codeCache(open, version), { recursive: true });
+    chmodSync(codeCache(open, version), 0o777);
     const opened = await listIn(open, {}, node);
     expect(opened.code, opened.stderr).toBe(0);
-    expect(cacheUse(opened.stderr)).toBeUndefined();
-    expect(readdirSync(cacheDir(open))).toEqual([]);
+    expect(cacheUse(opened.stderr)).toEqual({});
+    expect(readdirSync(codeCache(open, version))).toEqual([]);
     const off = join(base, `home-off-${version}`);
     mkdirSync(off);
     const disabled = await listIn(off, { NODE_DISABLE_COMPILE_CACHE: "1" }, node);
     expect(disabled.code, disabled.stderr).toBe(0);
-    expect(cacheUse(disabled.stderr)).toBeUndefined();
+    expect(cacheUse(disabled.stderr)).toEqual({});
     expect(existsSync(join(off, ".cache"))).toBe(false);
+  });
+
+  // Help and the guard are small: Node's own compile cache keeps them where Node has one (22.1 and newer), none on Node 20.
+  const helpIn = (home: string, node: string) => launch(join(repoRoot, "bin", "handoff.cjs"), ["--help"], home, { NODE_DEBUG_NATIVE: "COMPILE_CACHE" }, node);
+  /** What Node's compile cache said of help.cjs: "accepted" when the cached code was used, "not initialized" when it was not there. */
+  const nodeCacheUse = (stderr: string) => /cache for (?:CommonJS )?\S*help\.cjs (was accepted|was not initialized)/.exec(stderr)?.[1];
+  it.each(nodes.map((entry) => ({ ...entry, has: hasCompileCache(entry.version) ? "Node's own" : "none" })))("for help under $name is $has", async ({ node, version }) => {
+    const home = join(base, `home-help-${version}`);
+    mkdirSync(home);
+    const first = await helpIn(home, node);
+    expect(first.code, first.stderr).toBe(0);
+    expect(cacheUse(first.stderr)).toEqual({});
+    if (!hasCompileCache(version)) {
+      expect(existsSync(join(home, ".cache"))).toBe(false);
+      return;
+    }
+    expect(nodeCacheUse(first.stderr)).toBe("was not initialized");
+    expect(statSync(cacheRoot(home)).mode & 0o777).toBe(0o700);
+    // Node's own layout, one folder per Node release.
+    expect(readdirSync(cacheRoot(home))).toEqual([expect.stringContaining(`${version}-${process.arch}`)]);
+    expect(nodeCacheUse((await helpIn(home, node)).stderr)).toBe("was accepted");
   });
 });
