@@ -9,6 +9,9 @@
 // figure is a median, so load from other work on the machine falls on every side alike. It runs
 // under this Node and under Node 22 and 24 where scripts/test-nodes.js installed them.
 // `--against DIR` adds the same rows for another built checkout (e.g. main) in the same rounds.
+// `--cpu` measures CPU time (Linux perf's task-clock of the process and its children, git's
+// included) instead of wall time: on a machine other work shares, wall time moves with the load
+// (node -e 0 from 26 to 95 ms within one run) and CPU time much less. It needs `perf` on PATH.
 // docs/startup.md gives each command's budget and the last run before and after a change.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -23,9 +26,16 @@ await buildCli();
 const ROUNDS = Number(process.env.HANDOFF_BENCH_ROUNDS ?? 21);
 const againstAt = process.argv.indexOf("--against");
 const launchers = [{ name: "", bin: join(repoRoot, "bin", "handoff.cjs") }];
+const cpu = process.argv.includes("--cpu");
+if (cpu && spawnSync("perf", ["stat", "-x", ",", "-e", "task-clock", "--", "true"], { stdio: "ignore" }).status !== 0) {
+  console.error("--cpu measures with Linux perf (perf stat -e task-clock), which does not run here: install it, or measure wall time without --cpu");
+  process.exit(2);
+}
 if (againstAt !== -1) launchers.push({ name: " [against]", bin: join(resolve(process.argv[againstAt + 1]), "bin", "handoff.cjs") });
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "handoff-commands-bench-")));
+/** The task-clock (ms) in `perf stat -x ,` output. */
+const taskClock = (csv) => Number(/^([\d.]+),[^,]*,task-clock/m.exec(csv)?.[1]);
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 try {
@@ -65,9 +75,14 @@ try {
   writeFileSync(join(shim, "git"), `#!/bin/sh\necho x >> "$GIT_COUNT_LOG"\nexec ${realGit} "$@"\n`);
   chmodSync(join(shim, "git"), 0o755);
 
+  // With --cpu, perf writes each run's task-clock here (not to stderr, which is the command's).
+  const cpuLog = join(base, "task-clock.csv");
+  let lastCpuMs;
   const run = (node, args, { cwd = repo, input, extraEnv, expect = [0] } = {}) => {
-    const result = spawnSync(node, args, { cwd, env: { ...env, ...extraEnv }, input, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const [program, argv] = cpu ? ["perf", ["stat", "-x", ",", "-e", "task-clock", "-o", cpuLog, "--", node, ...args]] : [node, args];
+    const result = spawnSync(program, argv, { cwd, env: { ...env, ...extraEnv }, input, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     if (!expect.includes(result.status)) throw new Error(`${args.slice(0, 3).join(" ")} exited ${result.status}: ${result.stderr}`);
+    if (cpu) lastCpuMs = taskClock(readFileSync(cpuLog, "utf8"));
     return result.stdout.toString();
   };
 
@@ -143,14 +158,14 @@ try {
         const index = (k + round) % rows.length;
         const start = performance.now();
         rows[index].run();
-        times[index].push(performance.now() - start);
+        times[index].push(cpu ? lastCpuMs : performance.now() - start);
       }
     }
     const medians = times.map(median);
     const nodeMs = medians[0];
     const floorMs = (count) => medians[rows.findIndex((row) => row.count === count)];
     const floors = floorCounts.map((count) => `${count} git: ${floorMs(count).toFixed(1)} ms`).join(", ");
-    console.log(`\n${label}, ${ROUNDS} interleaved rounds, medians; node -e 0 = ${nodeMs.toFixed(1)} ms; floor (node + create's git spawns) ${floors}`);
+    console.log(`\n${label}, ${ROUNDS} interleaved rounds, medians of ${cpu ? "CPU time" : "wall time"}; node -e 0 = ${nodeMs.toFixed(1)} ms; floor (node + create's git spawns) ${floors}`);
     console.log("| command | git spawns | ms | ratio | against | goal |");
     console.log("| --- | ---: | ---: | ---: | --- | --- |");
     rows.forEach((row, k) => {
